@@ -1,0 +1,60 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { Logger } from '@visibility/core';
+import type { TrustProxySetting } from '@visibility/core';
+import { ApiError, sendApiError } from './http/api-error.js';
+import { requestContext } from './http/request-context.js';
+import { healthRoutes, type HealthInfo } from './routes/health.js';
+
+export interface AppDependencies {
+  logger: Logger;
+  baseUrl: string;
+  trustProxy: TrustProxySetting;
+  health: HealthInfo;
+}
+
+/** Builds the one Express app that serves REST, MCP and the site. */
+export function createApp(dependencies: AppDependencies): Express {
+  const app = express();
+  const docsUrl = `${dependencies.baseUrl}/developers`;
+  app.disable('x-powered-by');
+  app.set('trust proxy', dependencies.trustProxy);
+  app.set('etag', false);
+  app.use(requestContext(dependencies.logger));
+  app.use(healthRoutes(dependencies.health));
+
+  const notFound: RequestHandler = (request, response) => {
+    const underApi = request.path === '/api' || request.path.startsWith('/api/');
+    sendApiError(
+      response,
+      underApi
+        ? new ApiError(404, 'endpoint_not_found', `There is no API endpoint at ${request.method} ${request.path}.`, 'Check the path and method against /openapi.json.')
+        : new ApiError(404, 'not_found', `Nothing is published at ${request.path}.`, 'Start from / or read /llms.txt for the list of pages.'),
+      docsUrl,
+    );
+  };
+  app.use(notFound);
+
+  const handleError: ErrorRequestHandler = (error: unknown, request, response, _next) => {
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    if (error instanceof ApiError) {
+      sendApiError(response, error, docsUrl);
+      return;
+    }
+    const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
+    if (status >= 400 && status < 500) {
+      sendApiError(response, new ApiError(status, 'bad_request', 'The request could not be read.', 'Send a JSON body with Content-Type: application/json.'), docsUrl);
+      return;
+    }
+    request.log.error('unhandled error', { error });
+    sendApiError(
+      response,
+      new ApiError(500, 'server_error', 'Something went wrong on our side.', `Try again in a minute; quote request id ${request.requestId} if it keeps happening.`),
+      docsUrl,
+    );
+  };
+  app.use(handleError);
+  return app;
+}

@@ -1,0 +1,26 @@
+import { USAGE } from './usage.js';
+
+/** Runs one CLI command and resolves to the process exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  // Each command loads only what it needs, so `extract-brands` starts fast.
+  switch (command) {
+    case 'serve': {
+      const { runServe } = await import('./serve.js');
+      return runServe(rest);
+    }
+    case 'extract-brands': {
+      const { runExtractBrands } = await import('./extract-brands.js');
+      return runExtractBrands(rest);
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`visibility: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}

@@ -1,0 +1,39 @@
+import { ConfigError, createLogger, loadConfig } from '@visibility/core';
+import { startService } from '../service.js';
+
+/** `visibility serve`: start the service and stop it cleanly on SIGTERM/SIGINT. */
+export async function runServe(argv: string[]): Promise<number> {
+  if (argv.length > 0) {
+    process.stderr.write(`visibility serve takes no arguments (got ${argv.join(' ')}); configure it with environment variables.\n`);
+    return 2;
+  }
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 78; // EX_CONFIG
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel });
+  const service = await startService(config, logger);
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info('shutting down', { signal });
+      service.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          logger.error('shutdown failed', { error });
+          resolve(1);
+        },
+      );
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+}

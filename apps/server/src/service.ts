@@ -1,0 +1,122 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createProviderLineup,
+  ensureSessionSecret,
+  openStore,
+  resolveLineupSettings,
+  withCallLog,
+  type Config,
+  type Logger,
+  type Provider,
+  type ProviderId,
+  type Store,
+} from '@visibility/core';
+import { startSimulator, type RunningSimulator } from '@visibility/simulator';
+import { createApp } from './app.js';
+import { SERVICE_VERSION } from './version.js';
+
+/** A started service: its address, what answers, and how to stop it cleanly. */
+export interface RunningService {
+  readonly url: string;
+  readonly port: number;
+  readonly lineup: ReadonlyMap<ProviderId, Provider>;
+  readonly store: Store;
+  /** Present in demo mode: the simulator the real SDK adapters talk to. */
+  readonly simulator: RunningSimulator | undefined;
+  /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes everything. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** Composition root: config -> store, lineup -> Express app -> listening HTTP server. */
+export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+  const startedAt = new Date();
+  const store = openStore({ dataDir: config.dataDir });
+  if (store.appliedMigrations.length > 0) logger.info('store migrated', { path: store.path, applied: store.appliedMigrations });
+  ensureSessionSecret(config.dataDir, config.sessionSecret);
+
+  let simulator: RunningSimulator | undefined;
+  try {
+    if (config.providerMode === 'demo') simulator = await startSimulator({ host: '127.0.0.1', port: 0 });
+    const settings = resolveLineupSettings(config, simulator?.baseUrls);
+    const adapters = createProviderLineup(settings, {
+      timeoutMs: config.providerTimeoutMs,
+      maxRetries: config.providerMaxRetries,
+      maxConcurrentPerProvider: config.providerConcurrency,
+    });
+    const lineup = new Map<ProviderId, Provider>();
+    for (const [id, provider] of adapters) lineup.set(id, withCallLog(provider, store.repository));
+
+    const app = createApp({
+      logger,
+      baseUrl: config.baseUrl,
+      trustProxy: config.trustProxy,
+      health: {
+        mode: config.providerMode,
+        providers: [...lineup.values()].map((provider) => ({ provider: provider.id, model: provider.model })),
+        version: SERVICE_VERSION,
+        startedAt,
+      },
+    });
+    const server = createServer(app);
+    // Slow clients cannot hold a socket forever; measurement routes stay well inside these.
+    server.headersTimeout = 20_000;
+    server.requestTimeout = 120_000;
+    server.keepAliveTimeout = 5_000;
+    await listen(server, config.port);
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://localhost:${port}`;
+
+    if (simulator !== undefined) {
+      logger.info(
+        `demo lineup: no provider key is set, so openai, anthropic and gemini answers come from the built-in simulator at ${simulator.url} and are labelled demo (model ids start with "demo-"). Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY for live measurements.`,
+        { mode: 'demo', simulator: simulator.url },
+      );
+    } else {
+      logger.info('live lineup', { mode: 'live', providers: [...lineup.values()].map((provider) => `${provider.id}:${provider.model}`) });
+    }
+    logger.info('listening', { url, baseUrl: config.baseUrl, port, version: SERVICE_VERSION });
+
+    let closing: Promise<void> | undefined;
+    const runningSimulator = simulator;
+    return {
+      url,
+      port,
+      lineup,
+      store,
+      simulator,
+      close(graceMs = 10_000) {
+        closing ??= (async () => {
+          await stopServer(server, graceMs);
+          await runningSimulator?.close();
+          store.close();
+          logger.info('stopped');
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await simulator?.close();
+    store.close();
+    throw error;
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+async function stopServer(server: Server, graceMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+  timer.unref();
+  await closed;
+  clearTimeout(timer);
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseCrawlHostMap, parseTrustProxy } from './config.js';
+
+function problemsOf(environment: Record<string, string>): string[] {
+  try {
+    loadConfig(environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('defaults to the demo lineup on port 3000 when no key is set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.dataDir).toBe('./data');
+    expect(config.providerMode).toBe('demo');
+    expect(config.providers).toEqual({});
+    expect(config.trustProxy).toBe(false);
+    expect(config.crawlHostMap.size).toBe(0);
+  });
+
+  it('turns live and enables exactly the providers whose key is set', () => {
+    const config = loadConfig({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_MODEL: 'llama3.1',
+      GEMINI_API_KEY: '  ',
+    });
+    expect(config.providerMode).toBe('live');
+    expect(Object.keys(config.providers)).toEqual(['openai']);
+    expect(config.providers.openai).toEqual({ apiKey: 'sk-test', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
+  });
+
+  it('derives BASE_URL from PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ BASE_URL: 'https://visibility.example/' }).baseUrl).toBe('https://visibility.example');
+  });
+
+  it('honours PROVIDER_MODE=demo even when keys are set', () => {
+    const config = loadConfig({ PROVIDER_MODE: 'demo', ANTHROPIC_API_KEY: 'k' });
+    expect(config.providerMode).toBe('demo');
+    expect(config.providers).toEqual({});
+  });
+
+  it('names every bad variable with a clear message', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      BASE_URL: 'ftp://x',
+      MONTHLY_BUDGET_USD: '-3',
+      PROVIDER_MODE: 'sometimes',
+      SMTP_URL: 'mail.example.com',
+      SESSION_SECRET: 'short',
+    });
+    const text = problems.join('\n');
+    for (const name of ['PORT', 'BASE_URL', 'MONTHLY_BUDGET_USD', 'PROVIDER_MODE', 'SMTP_URL', 'SESSION_SECRET']) {
+      expect(text).toContain(name);
+    }
+    expect(problems).toHaveLength(6);
+  });
+
+  it('refuses live mode without a key', () => {
+    expect(problemsOf({ PROVIDER_MODE: 'live' })[0]).toMatch(/no provider key is set/);
+  });
+});
+
+describe('parseCrawlHostMap', () => {
+  it('maps hosts to origins', () => {
+    const map = parseCrawlHostMap('Acme.example=http://127.0.0.1:4100, shop.example=http://127.0.0.1:4200/');
+    expect([...map]).toEqual([
+      ['acme.example', 'http://127.0.0.1:4100'],
+      ['shop.example', 'http://127.0.0.1:4200'],
+    ]);
+  });
+
+  it('rejects entries that are not host=origin', () => {
+    expect(() => parseCrawlHostMap('acme.example')).toThrow(ConfigError);
+    expect(() => parseCrawlHostMap('acme.example=file:///etc/passwd')).toThrow(/origin/);
+    expect(() => parseCrawlHostMap('acme.example=http://127.0.0.1:4100/path')).toThrow(/origin/);
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it('reads booleans, hop counts and address lists', () => {
+    expect(parseTrustProxy(undefined)).toBe(false);
+    expect(parseTrustProxy('false')).toBe(false);
+    expect(parseTrustProxy('true')).toBe(true);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy('loopback, 10.0.0.0/8')).toEqual(['loopback', '10.0.0.0/8']);
+  });
+
+  it('rejects what Express would misread', () => {
+    expect(() => parseTrustProxy('my-proxy')).toThrow(ConfigError);
+  });
+});

@@ -1,0 +1,225 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+import { PROVIDER_IDS, type ProviderId } from '../providers/types.js';
+
+/** Default model per provider when `*_MODEL` is unset. */
+export const DEFAULT_MODELS: Record<ProviderId, string> = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+  gemini: 'gemini-2.5-flash',
+};
+
+const ENV_PREFIX: Record<ProviderId, string> = { openai: 'OPENAI', anthropic: 'ANTHROPIC', gemini: 'GEMINI' };
+
+export type ProviderMode = 'live' | 'demo';
+
+export interface ProviderSettings {
+  apiKey: string;
+  /** Absent means the SDK's own default endpoint. */
+  baseURL: string | undefined;
+  model: string;
+}
+
+/** Express's `trust proxy` value: false ignores X-Forwarded-For entirely. */
+export type TrustProxySetting = false | true | number | string[];
+
+export interface Config {
+  port: number;
+  baseUrl: string;
+  dataDir: string;
+  providerMode: ProviderMode;
+  /** Live settings of the providers whose key is set (empty in demo mode until the lineup starts). */
+  providers: Partial<Record<ProviderId, ProviderSettings>>;
+  /** Models to ask, per provider, whatever the mode. */
+  models: Record<ProviderId, string>;
+  monthlyBudgetUsd: number;
+  crawlHostMap: ReadonlyMap<string, string>;
+  smtpUrl: string | undefined;
+  sessionSecret: string | undefined;
+  trustProxy: TrustProxySetting;
+  logLevel: LogLevelName;
+  providerTimeoutMs: number;
+  providerMaxRetries: number;
+  providerConcurrency: number;
+}
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevelName = (typeof LOG_LEVELS)[number];
+
+/** A configuration problem, worded for the operator who set the variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+}
+
+const blankToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : typeof value === 'string' ? value.trim() : value;
+
+const optionalText = z.preprocess(blankToUndefined, z.string().optional());
+
+const httpUrl = (what: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((value) => parseHttpUrl(value) !== undefined, { message: `${what} must be an http(s) URL, e.g. https://example.com` })
+      .optional(),
+  );
+
+const integerInRange = (minimum: number, maximum: number, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: `must be a whole number from ${minimum} to ${maximum}` })
+      .int({ message: `must be a whole number from ${minimum} to ${maximum}` })
+      .min(minimum, { message: `must be a whole number from ${minimum} to ${maximum}` })
+      .max(maximum, { message: `must be a whole number from ${minimum} to ${maximum}` })
+      .default(fallback),
+  );
+
+const environmentSchema = z.object({
+  PORT: integerInRange(0, 65_535, 3000),
+  BASE_URL: httpUrl('BASE_URL'),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: httpUrl('OPENAI_BASE_URL'),
+  OPENAI_MODEL: optionalText,
+  ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: httpUrl('ANTHROPIC_BASE_URL'),
+  ANTHROPIC_MODEL: optionalText,
+  GEMINI_API_KEY: optionalText,
+  GEMINI_BASE_URL: httpUrl('GEMINI_BASE_URL'),
+  GEMINI_MODEL: optionalText,
+  PROVIDER_MODE: z.preprocess(
+    (value) => (typeof blankToUndefined(value) === 'string' ? String(blankToUndefined(value)).toLowerCase() : undefined),
+    z.enum(['live', 'demo'], { message: 'must be "live" or "demo"' }).optional(),
+  ),
+  MONTHLY_BUDGET_USD: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a number of US dollars, e.g. 50' })
+      .finite({ message: 'must be a number of US dollars, e.g. 50' })
+      .min(0, { message: 'must be zero or more US dollars' })
+      .default(50),
+  ),
+  CRAWL_HOST_MAP: optionalText,
+  SMTP_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((value) => /^smtps?:\/\/[^\s]+$/i.test(value), { message: 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+      .optional(),
+  ),
+  SESSION_SECRET: z.preprocess(
+    blankToUndefined,
+    z.string().min(32, { message: 'must be at least 32 characters (or unset it to have one generated in DATA_DIR)' }).optional(),
+  ),
+  TRUST_PROXY: optionalText,
+  LOG_LEVEL: z.preprocess(
+    (value) => (typeof blankToUndefined(value) === 'string' ? String(blankToUndefined(value)).toLowerCase() : undefined),
+    z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  ),
+  PROVIDER_TIMEOUT_MS: integerInRange(1_000, 600_000, 45_000),
+  PROVIDER_MAX_RETRIES: integerInRange(0, 10, 2),
+  PROVIDER_CONCURRENCY: integerInRange(1, 64, 4),
+});
+
+function parseHttpUrl(value: string): URL | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses `host=origin,host=origin` into a map from lower-cased host to origin. */
+export function parseCrawlHostMap(value: string | undefined): Map<string, string> {
+  const map = new Map<string, string>();
+  if (value === undefined) return map;
+  for (const entry of value.split(',')) {
+    const trimmed = entry.trim();
+    if (trimmed === '') continue;
+    const separator = trimmed.indexOf('=');
+    const host = separator === -1 ? '' : trimmed.slice(0, separator).trim().toLowerCase();
+    const origin = separator === -1 ? '' : trimmed.slice(separator + 1).trim();
+    if (!/^[a-z0-9.-]+(:\d+)?$/.test(host)) {
+      throw new ConfigError([`CRAWL_HOST_MAP entry "${trimmed}" must look like host=origin, e.g. acme.example=http://127.0.0.1:4100`]);
+    }
+    const url = parseHttpUrl(origin);
+    if (url === undefined || url.pathname !== '/' || url.search !== '' || url.hash !== '') {
+      throw new ConfigError([`CRAWL_HOST_MAP entry "${trimmed}": "${origin}" must be an http(s) origin like http://127.0.0.1:4100`]);
+    }
+    map.set(host, url.origin);
+  }
+  return map;
+}
+
+/** Reads TRUST_PROXY the way Express understands it; unset means "ignore X-Forwarded-For". */
+export function parseTrustProxy(value: string | undefined): TrustProxySetting {
+  if (value === undefined) return false;
+  const lowered = value.toLowerCase();
+  if (lowered === 'false' || lowered === '0' || lowered === 'no') return false;
+  if (lowered === 'true' || lowered === 'yes') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of entries) {
+    const address = entry.split('/')[0] ?? '';
+    if (!named.has(entry) && isIP(address) === 0) {
+      throw new ConfigError([
+        `TRUST_PROXY entry "${entry}" must be true, a hop count, loopback/linklocal/uniquelocal, or an IP address/CIDR`,
+      ]);
+    }
+  }
+  return entries;
+}
+
+/** Loads and validates the operating contract's environment once, at start. */
+export function loadConfig(environment: Readonly<Record<string, string | undefined>>): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`),
+    );
+  }
+  const values = parsed.data;
+  const providers: Partial<Record<ProviderId, ProviderSettings>> = {};
+  const models = {} as Record<ProviderId, string>;
+  for (const id of PROVIDER_IDS) {
+    const prefix = ENV_PREFIX[id];
+    const model = (values[`${prefix}_MODEL` as keyof typeof values] as string | undefined) ?? DEFAULT_MODELS[id];
+    models[id] = model;
+    const apiKey = values[`${prefix}_API_KEY` as keyof typeof values] as string | undefined;
+    if (apiKey !== undefined) {
+      providers[id] = { apiKey, baseURL: values[`${prefix}_BASE_URL` as keyof typeof values] as string | undefined, model };
+    }
+  }
+  const anyKey = Object.keys(providers).length > 0;
+  const providerMode: ProviderMode = values.PROVIDER_MODE ?? (anyKey ? 'live' : 'demo');
+  if (providerMode === 'live' && !anyKey) {
+    throw new ConfigError([
+      'PROVIDER_MODE is "live" but no provider key is set: set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or use PROVIDER_MODE=demo',
+    ]);
+  }
+  const baseUrl = (values.BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
+  return {
+    port: values.PORT,
+    baseUrl,
+    dataDir: values.DATA_DIR,
+    providerMode,
+    providers: providerMode === 'live' ? providers : {},
+    models,
+    monthlyBudgetUsd: values.MONTHLY_BUDGET_USD,
+    crawlHostMap: parseCrawlHostMap(values.CRAWL_HOST_MAP),
+    smtpUrl: values.SMTP_URL,
+    sessionSecret: values.SESSION_SECRET,
+    trustProxy: parseTrustProxy(values.TRUST_PROXY),
+    logLevel: values.LOG_LEVEL,
+    providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
+    providerMaxRetries: values.PROVIDER_MAX_RETRIES,
+    providerConcurrency: values.PROVIDER_CONCURRENCY,
+  };
+}

@@ -1,0 +1,10 @@
+export {
+  ConfigError,
+  DEFAULT_MODELS,
+  LOG_LEVELS,
+  loadConfig,
+  parseCrawlHostMap,
+  parseTrustProxy,
+} from './config.js';
+export { ensureSessionSecret } from './session-secret.js';
+export type { Config, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config.js';

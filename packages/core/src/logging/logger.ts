@@ -1,0 +1,53 @@
+import type { LogLevelName } from '../config/config.js';
+
+const LEVEL_RANK: Record<LogLevelName, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+export type LogFields = Record<string, unknown>;
+
+/** A structured logger: one JSON object per line, with bound fields such as a request id. */
+export interface Logger {
+  debug(message: string, fields?: LogFields): void;
+  info(message: string, fields?: LogFields): void;
+  warn(message: string, fields?: LogFields): void;
+  error(message: string, fields?: LogFields): void;
+  child(bindings: LogFields): Logger;
+}
+
+export interface LoggerOptions {
+  level?: LogLevelName;
+  /** Where lines go; the CLI passes stderr so stdout stays for results. */
+  write?: (line: string) => void;
+  now?: () => Date;
+}
+
+function serialiseError(error: Error): LogFields {
+  return { type: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) };
+}
+
+/** Creates a JSON-lines logger; errors in fields are expanded so they survive JSON. */
+export function createLogger(options: LoggerOptions = {}, bindings: LogFields = {}): Logger {
+  const threshold = LEVEL_RANK[options.level ?? 'info'];
+  const write = options.write ?? ((line: string) => process.stdout.write(line));
+  const now = options.now ?? (() => new Date());
+  const emit = (level: Exclude<LogLevelName, 'silent'>, message: string, fields?: LogFields) => {
+    if (LEVEL_RANK[level] < threshold) return;
+    const record: LogFields = { time: now().toISOString(), level, msg: message, ...bindings };
+    for (const [key, value] of Object.entries(fields ?? {})) {
+      record[key] = value instanceof Error ? serialiseError(value) : value;
+    }
+    let line: string;
+    try {
+      line = JSON.stringify(record);
+    } catch {
+      line = JSON.stringify({ time: record.time, level, msg: message, note: 'fields could not be serialised' });
+    }
+    write(`${line}\n`);
+  };
+  return {
+    debug: (message, fields) => emit('debug', message, fields),
+    info: (message, fields) => emit('info', message, fields),
+    warn: (message, fields) => emit('warn', message, fields),
+    error: (message, fields) => emit('error', message, fields),
+    child: (childBindings) => createLogger(options, { ...bindings, ...childBindings }),
+  };
+}

@@ -1,0 +1,87 @@
+/** The provider ids the service accepts, in the spec's words. */
+export const PROVIDER_IDS = ['openai', 'gemini', 'anthropic'] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export function isProviderId(value: unknown): value is ProviderId {
+  return typeof value === 'string' && (PROVIDER_IDS as readonly string[]).includes(value);
+}
+
+/** One prompt, asked verbatim: no system prompt, temperature 0, no tools or web search. */
+export interface AskRequest {
+  prompt: string;
+  /** Upper bound on the answer's length; adapters pick a sensible default. */
+  maxOutputTokens?: number;
+  /** Cancels the call (and any retry wait) when aborted. */
+  signal?: AbortSignal;
+  /** What the call is for (e.g. "repeat", "check.recognition"); kept in the call log, never sent. */
+  purpose?: string;
+}
+
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** What one successful call returned. */
+export interface Answer {
+  provider: ProviderId;
+  /** The exact model id the provider says answered (not merely the one requested). */
+  model: string;
+  text: string;
+  usage: TokenUsage;
+  /** Wall time of the successful attempt, in milliseconds. */
+  latencyMs: number;
+  /** How many attempts it took (1 when the first one succeeded). */
+  attempts: number;
+}
+
+/** The one interface every measurement talks to. */
+export interface Provider {
+  readonly id: ProviderId;
+  /** The model id requested from the provider. */
+  readonly model: string;
+  ask(request: AskRequest): Promise<Answer>;
+}
+
+/** Why a provider call failed, as a measurement reports it. */
+export const PROVIDER_FAILURE_KINDS = [
+  'rate_limited',
+  'overloaded',
+  'unavailable',
+  'bad_request',
+  'timeout',
+  'budget',
+] as const;
+export type ProviderFailureKind = (typeof PROVIDER_FAILURE_KINDS)[number];
+
+/** A typed provider failure: a measurement turns it into a failed run, never a crash. */
+export class ProviderFailure extends Error {
+  override readonly name = 'ProviderFailure';
+  readonly kind: ProviderFailureKind;
+  readonly provider: ProviderId;
+  /** Whether trying again later can help. */
+  readonly retryable: boolean;
+  /** HTTP status the provider answered, when there was one. */
+  readonly status: number | undefined;
+  /** How long the provider asked us to wait (from `retry-after`), when it said. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(options: {
+    kind: ProviderFailureKind;
+    provider: ProviderId;
+    message: string;
+    retryable?: boolean;
+    status?: number;
+    retryAfterMs?: number;
+    cause?: unknown;
+  }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = options.kind;
+    this.provider = options.provider;
+    this.retryable =
+      options.retryable ??
+      (options.kind === 'rate_limited' || options.kind === 'overloaded' || options.kind === 'timeout');
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}

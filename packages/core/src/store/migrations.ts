@@ -1,0 +1,89 @@
+import type { Database } from 'better-sqlite3';
+
+/** One schema change. Versions are applied once, in order, each in its own transaction. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every schema change the service knows, oldest first. Append only: never edit a shipped one. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'app_meta',
+    sql: `
+      CREATE TABLE app_meta (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    version: 2,
+    name: 'provider_calls',
+    sql: `
+      CREATE TABLE provider_calls (
+        id INTEGER PRIMARY KEY,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        purpose TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'failed')),
+        failure_kind TEXT,
+        input_tokens INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        latency_ms INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 1,
+        created_at TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX provider_calls_created_at ON provider_calls (created_at);
+    `,
+  },
+];
+
+/** The schema version newer code must not be started against, with a clear message. */
+export class SchemaTooNewError extends Error {
+  override readonly name = 'SchemaTooNewError';
+  constructor(readonly databaseVersion: number, readonly knownVersion: number) {
+    super(
+      `The database is at schema version ${databaseVersion}, newer than this build knows (${knownVersion}). ` +
+        'Run a newer build of the service, or point DATA_DIR at another folder.',
+    );
+  }
+}
+
+/** Brings the database to the newest version; returns the versions it applied. */
+export function applyMigrations(database: Database, migrations: readonly Migration[] = MIGRATIONS): number[] {
+  database.exec(`
+    CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL
+    ) STRICT;
+  `);
+  const current = currentSchemaVersion(database);
+  const known = migrations.reduce((highest, migration) => Math.max(highest, migration.version), 0);
+  if (current > known) throw new SchemaTooNewError(current, known);
+  const record = database.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
+  const applied: number[] = [];
+  for (const migration of [...migrations].sort((left, right) => left.version - right.version)) {
+    if (migration.version <= current) continue;
+    // IMMEDIATE takes the write lock first, so two processes starting together cannot both apply it.
+    database
+      .transaction(() => {
+        if (currentSchemaVersion(database) >= migration.version) return;
+        database.exec(migration.sql);
+        record.run(migration.version, migration.name, new Date().toISOString());
+        applied.push(migration.version);
+      })
+      .immediate();
+  }
+  return applied;
+}
+
+/** The highest applied schema version (0 for a fresh database). */
+export function currentSchemaVersion(database: Database): number {
+  const row = database.prepare('SELECT MAX(version) AS version FROM schema_migrations').get() as { version: number | null };
+  return row.version ?? 0;
+}

@@ -1,0 +1,52 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { applyMigrations, MIGRATIONS, type Migration } from './migrations.js';
+import { Repository } from './repository.js';
+
+export interface Store {
+  readonly path: string;
+  readonly database: Database;
+  readonly repository: Repository;
+  /** Schema versions applied while opening (empty when it was already current). */
+  readonly appliedMigrations: readonly number[];
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  dataDir: string;
+  /** File name inside dataDir (default visibility.sqlite). */
+  fileName?: string;
+  migrations?: readonly Migration[];
+}
+
+/** Opens (creating if needed) the SQLite store in WAL mode and migrates it to the newest schema. */
+export function openStore(options: OpenStoreOptions): Store {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, options.fileName ?? 'visibility.sqlite');
+  const database = new BetterSqlite3(path);
+  try {
+    database.pragma('journal_mode = WAL');
+    database.pragma('synchronous = NORMAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    const appliedMigrations = applyMigrations(database, options.migrations ?? MIGRATIONS);
+    const repository = new Repository(database);
+    let closed = false;
+    return {
+      path,
+      database,
+      repository,
+      appliedMigrations,
+      close() {
+        if (closed) return;
+        closed = true;
+        database.close();
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+/** Which vendor wire format a request used. */
+export type WireProvider = 'openai' | 'anthropic' | 'gemini';
+export type WireApi = 'chat.completions' | 'responses' | 'messages' | 'generateContent';
+
+/** The kinds of prompt our measurements send, as the simulator recognises them. */
+export type PromptKind = 'recognition' | 'blind_list' | 'recommendation' | 'buyer_question';
+
+export interface SimulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Seeds the world and the run-to-run variation (default 42). */
+  seed?: number;
+  /** Fixed latency added to every answer, in ms (default 0). */
+  latencyMs?: number;
+}
+
+/** A fault to inject; faults are consumed in order by matching requests. */
+export type FaultSpec =
+  | { kind: 'rate_limit'; provider?: WireProvider; times?: number; retryAfterSeconds?: number }
+  | { kind: 'server_error'; provider?: WireProvider; times?: number; status?: number }
+  | { kind: 'hang'; provider?: WireProvider; times?: number };
+
+/** One request the simulator received (faulted ones included). */
+export interface RecordedRequest {
+  provider: WireProvider;
+  api: WireApi;
+  path: string;
+  model: string;
+  /** The user prompt text, as the simulator read it from the body. */
+  prompt: string;
+  kind: PromptKind;
+  headers: Record<string, string>;
+  body: unknown;
+  /** The status the simulator answered (0 for a hang). */
+  status: number;
+  receivedAt: number;
+}
+
+export interface RunningSimulator {
+  /** e.g. http://127.0.0.1:4123 */
+  readonly url: string;
+  /** Base URLs to hand each official SDK: openai gets `${url}/v1`, the others `url`. */
+  readonly baseUrls: Record<WireProvider, string>;
+  requests(): RecordedRequest[];
+  clearRequests(): void;
+  injectFaults(faults: FaultSpec[]): void;
+  clearFaults(): void;
+  setLatency(ms: number): void;
+  close(): Promise<void>;
+}
