@@ -5,6 +5,9 @@ export type WireApi = 'chat.completions' | 'responses' | 'messages' | 'generateC
 /** The kinds of prompt our measurements send, as the simulator recognises them. */
 export type PromptKind = 'recognition' | 'blind_list' | 'recommendation' | 'buyer_question';
 
+/** The languages the simulator answers in (it answers in the prompt's language). */
+export type PromptLanguage = 'en' | 'es';
+
 export interface SimulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -33,9 +36,13 @@ export interface RecordedRequest {
   kind: PromptKind;
   headers: Record<string, string>;
   body: unknown;
-  /** The status the simulator answered (0 for a hang). */
+  /** The status the simulator answered (0 for a hang, and while the answer is still pending). */
   status: number;
   receivedAt: number;
+  /** The language the simulator detected in the prompt. */
+  language: PromptLanguage;
+  /** The answer text sent back, when the request was answered normally. */
+  answer?: string;
 }
 
 export interface RunningSimulator {
@@ -48,5 +55,7 @@ export interface RunningSimulator {
   injectFaults(faults: FaultSpec[]): void;
   clearFaults(): void;
   setLatency(ms: number): void;
+  /** Forgets requests, faults and the per-prompt call counters, so answers replay from the start. */
+  reset(): void;
   close(): Promise<void>;
 }

@@ -1,0 +1,20 @@
+export { startSimulator } from './server.js';
+export { classifyPrompt } from './classify.js';
+export type { PromptClassification } from './classify.js';
+export { composeAnswer } from './compose.js';
+export type { ComposeInput, ComposedAnswer } from './compose.js';
+export { WORLD_CATEGORIES, FALLBACK_CATEGORIES } from './world.js';
+export type { WorldBrand, WorldCategory, FallbackCategory, Market } from './world.js';
+export { findBrand, matchCategory } from './lookup.js';
+export type { BrandEntry } from './lookup.js';
+export { openaiSnapshot } from './wire/openai.js';
+export type {
+  WireProvider,
+  WireApi,
+  PromptKind,
+  PromptLanguage,
+  SimulatorOptions,
+  FaultSpec,
+  RecordedRequest,
+  RunningSimulator,
+} from './types.js';
