@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import type { ModelPrice } from '../budget/prices.js';
 import { PROVIDER_IDS, type ProviderId } from '../providers/types.js';
 
 /** Default model per provider when `*_MODEL` is unset. */
@@ -33,6 +34,8 @@ export interface Config {
   /** Models to ask, per provider, whatever the mode. */
   models: Record<ProviderId, string>;
   monthlyBudgetUsd: number;
+  /** Operator prices (MODEL_PRICES, USD per million tokens) merged over the budget's default price table. */
+  modelPrices: Readonly<Record<string, ModelPrice>>;
   crawlHostMap: ReadonlyMap<string, string>;
   smtpUrl: string | undefined;
   sessionSecret: string | undefined;
@@ -104,6 +107,9 @@ const environmentSchema = z.object({
       .min(0, { message: 'must be zero or more US dollars' })
       .default(50),
   ),
+  MODEL_PRICES: optionalText.superRefine((value, context) => {
+    for (const problem of modelPriceProblems(value).problems) context.addIssue({ code: 'custom', message: problem });
+  }),
   CRAWL_HOST_MAP: optionalText,
   SMTP_URL: z.preprocess(
     blankToUndefined,
@@ -155,6 +161,53 @@ export function parseCrawlHostMap(value: string | undefined): Map<string, string
     map.set(host, url.origin);
   }
   return map;
+}
+
+const MODEL_PRICES_EXAMPLE = '{"gpt-4.1-mini": {"input": 0.4, "output": 1.6}}';
+
+/** Checks MODEL_PRICES and collects every problem (worded to follow the variable's name). */
+function modelPriceProblems(value: string | undefined): { prices: Record<string, ModelPrice>; problems: string[] } {
+  const prices: Record<string, ModelPrice> = {};
+  if (value === undefined) return { prices, problems: [] };
+  // Entries are collected and turned into an object at the end: assigning a "__proto__" key would set a prototype.
+  const entries: [string, ModelPrice][] = [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { prices, problems: [`must be JSON like ${MODEL_PRICES_EXAMPLE} (USD per million tokens): ${reason}`] };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { prices, problems: [`must be a JSON object like ${MODEL_PRICES_EXAMPLE} (USD per million tokens)`] };
+  }
+  const problems: string[] = [];
+  for (const [rawKey, entry] of Object.entries(parsed)) {
+    const key = rawKey.trim().toLowerCase();
+    if (key === '') {
+      problems.push('has an empty model id; keys are model ids or prefixes such as "gpt-4.1-mini"');
+      continue;
+    }
+    const fields = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? (entry as Record<string, unknown>) : undefined;
+    const isPrice = (field: unknown): field is number => typeof field === 'number' && Number.isFinite(field) && field >= 0;
+    const extra = fields === undefined ? [] : Object.keys(fields).filter((name) => name !== 'input' && name !== 'output');
+    if (fields === undefined || !isPrice(fields['input']) || !isPrice(fields['output']) || extra.length > 0) {
+      problems.push(
+        `entry "${rawKey}" must be {"input": number, "output": number}, US dollars per million tokens, zero or more` +
+          (extra.length > 0 ? ` (unknown field ${extra.map((name) => `"${name}"`).join(', ')})` : ''),
+      );
+      continue;
+    }
+    entries.push([key, { input: fields['input'], output: fields['output'] }]);
+  }
+  return { prices: Object.fromEntries(entries), problems };
+}
+
+/** Parses MODEL_PRICES (a JSON object of model id or prefix to USD per million input/output tokens). */
+export function parseModelPrices(value: string | undefined): Record<string, ModelPrice> {
+  const { prices, problems } = modelPriceProblems(value);
+  if (problems.length > 0) throw new ConfigError(problems.map((problem) => `MODEL_PRICES ${problem}`));
+  return prices;
 }
 
 /** Reads TRUST_PROXY the way Express understands it; unset means "ignore X-Forwarded-For". */
@@ -213,6 +266,7 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     providers: providerMode === 'live' ? providers : {},
     models,
     monthlyBudgetUsd: values.MONTHLY_BUDGET_USD,
+    modelPrices: parseModelPrices(values.MODEL_PRICES),
     crawlHostMap: parseCrawlHostMap(values.CRAWL_HOST_MAP),
     smtpUrl: values.SMTP_URL,
     sessionSecret: values.SESSION_SECRET,

@@ -4,6 +4,7 @@ export {
   LOG_LEVELS,
   loadConfig,
   parseCrawlHostMap,
+  parseModelPrices,
   parseTrustProxy,
 } from './config.js';
 export { ensureSessionSecret } from './session-secret.js';

@@ -1,5 +1,9 @@
 export { applyMigrations, currentSchemaVersion, MIGRATIONS, SchemaTooNewError } from './migrations.js';
 export type { Migration } from './migrations.js';
+export { BudgetRepository } from './budget-repository.js';
+export type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
+export { RateLimitRepository } from './rate-limit-repository.js';
+export type { CounterWindow } from './rate-limit-repository.js';
 export { Repository } from './repository.js';
 export type { ProviderCallRecord, ProviderCallTotals } from './repository.js';
 export { openStore } from './store.js';

@@ -40,6 +40,46 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX provider_calls_created_at ON provider_calls (created_at);
     `,
   },
+  {
+    version: 3,
+    name: 'rate_limit_counters',
+    // One row per (limit, caller, fixed window). Times are epoch milliseconds so window arithmetic
+    // needs no date parsing; window_end is indexed because pruning deletes by it.
+    sql: `
+      CREATE TABLE rate_limit_counters (
+        bucket TEXT NOT NULL,
+        caller_key TEXT NOT NULL,
+        window_start INTEGER NOT NULL,
+        window_end INTEGER NOT NULL,
+        used INTEGER NOT NULL CHECK (used >= 0),
+        PRIMARY KEY (bucket, caller_key, window_start)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX rate_limit_counters_window_end ON rate_limit_counters (window_end);
+    `,
+  },
+  {
+    version: 4,
+    name: 'budget',
+    // Money is integer micro-dollars so sums never drift. budget_spend holds settled spend per UTC
+    // month ("YYYY-MM"); budget_reservations holds estimates of calls still in flight.
+    sql: `
+      CREATE TABLE budget_spend (
+        month TEXT PRIMARY KEY,
+        spent_micro_usd INTEGER NOT NULL DEFAULT 0 CHECK (spent_micro_usd >= 0),
+        calls INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE budget_reservations (
+        id TEXT PRIMARY KEY,
+        month TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        model TEXT NOT NULL,
+        estimate_micro_usd INTEGER NOT NULL CHECK (estimate_micro_usd >= 0),
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX budget_reservations_created_at ON budget_reservations (created_at);
+    `,
+  },
 ];
 
 /** The schema version newer code must not be started against, with a clear message. */

@@ -2,12 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { applyMigrations, MIGRATIONS, type Migration } from './migrations.js';
+import { BudgetRepository } from './budget-repository.js';
+import { RateLimitRepository } from './rate-limit-repository.js';
 import { Repository } from './repository.js';
 
 export interface Store {
   readonly path: string;
   readonly database: Database;
   readonly repository: Repository;
+  /** Persistent fixed-window counters behind the rate limiter. */
+  readonly rateLimitRepository: RateLimitRepository;
+  /** Monthly spend and open reservations behind the provider budget. */
+  readonly budgetRepository: BudgetRepository;
   /** Schema versions applied while opening (empty when it was already current). */
   readonly appliedMigrations: readonly number[];
   close(): void;
@@ -38,6 +44,8 @@ export function openStore(options: OpenStoreOptions): Store {
       path,
       database,
       repository,
+      rateLimitRepository: new RateLimitRepository(database),
+      budgetRepository: new BudgetRepository(database),
       appliedMigrations,
       close() {
         if (closed) return;

@@ -1,0 +1,211 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/store.js';
+import { runWorker } from '../store/test-support/run-worker.js';
+import { createBudget, monthOf, nextMonthStart, type Budget, type BudgetOptions, type ReserveOutcome } from './budget.js';
+import { createPriceTable } from './prices.js';
+
+let dataDir: string;
+const opened: Store[] = [];
+function open(): Store {
+  const store = openStore({ dataDir });
+  opened.push(store);
+  return store;
+}
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'visibility-budget-'));
+});
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A clock the test moves by hand. */
+function fakeClock(start: string) {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    set: (moment: string) => {
+      current = new Date(moment).getTime();
+    },
+    advance: (ms: number) => {
+      current += ms;
+    },
+  };
+}
+
+// Output-only price of $1 per million tokens: a reservation of 1,000 output tokens is exactly 1,000 micro-dollars.
+const prices = createPriceTable({ 'test-model': { input: 0, output: 1 } });
+const thousandTokens = { provider: 'openai', model: 'test-model', prompt: 'Which CRM is best?', maxOutputTokens: 1000 } as const;
+
+function budgetOn(store: Store, options: Partial<BudgetOptions> = {}): Budget {
+  return createBudget(store.budgetRepository, { monthlyBudgetUsd: 0.01, prices, ...options });
+}
+
+function granted(outcome: ReserveOutcome) {
+  if (!outcome.granted) throw new Error('expected the reservation to be granted');
+  return outcome.reservation;
+}
+
+function refused(outcome: ReserveOutcome) {
+  if (outcome.granted) throw new Error('expected the reservation to be refused');
+  return outcome;
+}
+
+describe('createBudget: reserve never overspends', () => {
+  it('grants 200 concurrent reservations only up to the cap', async () => {
+    const budget = budgetOn(open());
+    const outcomes = await Promise.all(Array.from({ length: 200 }, async () => budget.reserve(thousandTokens)));
+    const grantedEstimates = outcomes.flatMap((outcome) => (outcome.granted ? [outcome.reservation.estimateMicroUsd] : []));
+    expect(grantedEstimates.reduce((sum, estimate) => sum + estimate, 0)).toBe(10_000);
+    expect(grantedEstimates).toHaveLength(10);
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 0, reservedMicroUsd: 10_000, remainingMicroUsd: 0, exhausted: true });
+  });
+
+  it('holds the cap across two stores on the same DATA_DIR file', async () => {
+    const budgets = [budgetOn(open()), budgetOn(open())];
+    const outcomes = await Promise.all(Array.from({ length: 200 }, async (_, index) => budgets[index % 2]?.reserve(thousandTokens)));
+    const total = outcomes.reduce((sum, outcome) => sum + (outcome?.granted === true ? outcome.reservation.estimateMicroUsd : 0), 0);
+    expect(total).toBe(10_000);
+  });
+
+  it('holds the cap across separate OS processes', async () => {
+    open(); // migrate once so the workers do not race on the schema
+    const worker = fileURLToPath(new URL('./test-support/reserve-worker.ts', import.meta.url));
+    const startAt = Date.now() + 1500;
+    // Cap $2 = 2,000 reservations of 1,000 micro-dollars; 2,400 attempts keep the processes contending throughout.
+    const runs = Array.from({ length: 4 }, () =>
+      runWorker<{ granted: number; reservedMicroUsd: number }>(worker, [dataDir, '600', '2', String(startAt)]),
+    );
+    const results = await Promise.all(runs);
+    expect(results.reduce((sum, result) => sum + result.reservedMicroUsd, 0)).toBe(2_000_000);
+    const workersClock = () => new Date('2026-03-10T12:00:00Z');
+    expect(budgetOn(open(), { monthlyBudgetUsd: 2, now: workersClock }).status().reservedMicroUsd).toBe(2_000_000);
+  }, 60_000);
+
+  it('refuses with the seconds left until the month turns', () => {
+    const clock = fakeClock('2026-01-31T23:59:30.200Z');
+    const budget = budgetOn(open(), { now: clock.now });
+    for (let index = 0; index < 10; index += 1) granted(budget.reserve(thousandTokens));
+    const refusal = refused(budget.reserve(thousandTokens));
+    expect(refusal.retryAfterSeconds).toBe(30);
+    expect(refusal.resetAt.toISOString()).toBe('2026-02-01T00:00:00.000Z');
+    expect(refusal.status.exhausted).toBe(true);
+  });
+});
+
+describe('createBudget: settle', () => {
+  it('replaces the estimate with the real cost', () => {
+    const budget = budgetOn(open());
+    const reservation = granted(budget.reserve(thousandTokens));
+    expect(reservation.estimateMicroUsd).toBe(1000);
+    expect(budget.settle(reservation, { usage: { inputTokens: 40, outputTokens: 300 } })).toBe(300);
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 300, reservedMicroUsd: 0, remainingMicroUsd: 9700, spentUsd: 0.0003 });
+  });
+
+  it('prices the settled call by the model that answered', () => {
+    const budget = createBudget(open().budgetRepository, { monthlyBudgetUsd: 10 });
+    const reservation = granted(budget.reserve({ ...thousandTokens, model: 'gpt-4.1-mini' }));
+    const cost = budget.settle(reservation, { model: 'gpt-4.1-mini-2025-04-14', usage: { inputTokens: 1000, outputTokens: 2000 } });
+    expect(cost).toBe(3600);
+    expect(budget.status().spentMicroUsd).toBe(3600);
+  });
+
+  it('settles a failed call at zero and frees its reservation', () => {
+    const budget = budgetOn(open());
+    const reservations = Array.from({ length: 10 }, () => granted(budget.reserve(thousandTokens)));
+    refused(budget.reserve(thousandTokens));
+    const [first] = reservations;
+    if (first === undefined) throw new Error('no reservation');
+    expect(budget.settle(first)).toBe(0);
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 0, reservedMicroUsd: 9000 });
+    granted(budget.reserve(thousandTokens));
+  });
+
+  it('counts a reservation settled twice only once', () => {
+    const budget = budgetOn(open());
+    const reservation = granted(budget.reserve(thousandTokens));
+    budget.settle(reservation, { usage: { inputTokens: 0, outputTokens: 500 } });
+    budget.settle(reservation, { usage: { inputTokens: 0, outputTokens: 500 } });
+    expect(budget.status().spentMicroUsd).toBe(500);
+  });
+});
+
+describe('createBudget: months, persistence, crashes', () => {
+  it('starts every UTC calendar month from zero', () => {
+    const clock = fakeClock('2026-01-31T23:00:00Z');
+    const budget = budgetOn(open(), { now: clock.now });
+    const reservation = granted(budget.reserve(thousandTokens));
+    budget.settle(reservation, { usage: { inputTokens: 0, outputTokens: 10_000 } });
+    expect(budget.status()).toMatchObject({ month: '2026-01', spentMicroUsd: 10_000, exhausted: true });
+    expect(budget.hasBudgetLeft()).toBe(false);
+    refused(budget.reserve(thousandTokens));
+    clock.set('2026-02-01T00:00:00Z');
+    expect(budget.status()).toMatchObject({ month: '2026-02', spentMicroUsd: 0, exhausted: false });
+    expect(budget.status().resetAt.toISOString()).toBe('2026-03-01T00:00:00.000Z');
+    expect(budget.hasBudgetLeft()).toBe(true);
+    granted(budget.reserve(thousandTokens));
+  });
+
+  it('keeps spend across close and reopen', () => {
+    const first = open();
+    const budget = budgetOn(first);
+    budget.settle(granted(budget.reserve(thousandTokens)), { usage: { inputTokens: 0, outputTokens: 700 } });
+    first.close();
+    expect(budgetOn(open()).status().spentMicroUsd).toBe(700);
+  });
+
+  it('takes reservations a stopped process left behind as spent once they are stale', () => {
+    const clock = fakeClock('2026-03-10T12:00:00Z');
+    const crashed = open();
+    granted(budgetOn(crashed, { now: clock.now }).reserve(thousandTokens));
+    crashed.close(); // never settled
+
+    clock.advance(5 * 60_000);
+    const early = budgetOn(open(), { now: clock.now });
+    expect(early.status()).toMatchObject({ spentMicroUsd: 0, reservedMicroUsd: 1000 });
+
+    clock.advance(6 * 60_000);
+    const late = budgetOn(open(), { now: clock.now });
+    expect(late.status()).toMatchObject({ spentMicroUsd: 1000, reservedMicroUsd: 0 });
+    // A process that stays up also notices, without a restart.
+    expect(early.status()).toMatchObject({ spentMicroUsd: 1000, reservedMicroUsd: 0 });
+  });
+
+  it('adds only the excess when a reclaimed reservation is settled after all', () => {
+    const clock = fakeClock('2026-03-10T12:00:00Z');
+    const slow = budgetOn(open(), { now: clock.now });
+    const reservation = granted(slow.reserve(thousandTokens));
+    clock.advance(11 * 60_000);
+    expect(slow.reclaimStaleReservations()).toBe(1);
+    expect(slow.status().spentMicroUsd).toBe(1000);
+    slow.settle(reservation, { usage: { inputTokens: 0, outputTokens: 1500 } });
+    expect(slow.status()).toMatchObject({ spentMicroUsd: 1500, reservedMicroUsd: 0 });
+  });
+});
+
+describe('createBudget: free models and the degraded-mode hook', () => {
+  it('never refuses a free (demo) model, even with a zero budget', () => {
+    const budget = createBudget(open().budgetRepository, { monthlyBudgetUsd: 0 });
+    expect(budget.hasBudgetLeft()).toBe(false);
+    expect(budget.hasBudgetLeft('demo-gpt-4.1-mini')).toBe(true);
+    const reservation = granted(budget.reserve({ ...thousandTokens, model: 'demo-gpt-4.1-mini' }));
+    expect(reservation.estimateMicroUsd).toBe(0);
+    refused(budget.reserve({ ...thousandTokens, model: 'gpt-4.1-mini' }));
+  });
+
+  it('refuses a negative cap', () => {
+    expect(() => createBudget(open().budgetRepository, { monthlyBudgetUsd: -1 })).toThrow(/>= 0/);
+  });
+});
+
+describe('month helpers', () => {
+  it('use UTC calendar months', () => {
+    expect(monthOf(new Date('2026-12-31T23:59:59.999Z'))).toBe('2026-12');
+    expect(nextMonthStart(new Date('2026-12-31T23:59:59.999Z')).toISOString()).toBe('2027-01-01T00:00:00.000Z');
+    expect(nextMonthStart(new Date('2026-02-01T00:00:00.000Z')).toISOString()).toBe('2026-03-01T00:00:00.000Z');
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderFailure, type Answer, type AskRequest, type Provider } from '../providers/types.js';
+import { openStore, type Store } from '../store/store.js';
+import { createBudget, type Budget } from './budget.js';
+import { withBudget } from './with-budget.js';
+
+let dataDir: string;
+let store: Store;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'visibility-with-budget-'));
+  store = openStore({ dataDir });
+});
+afterEach(() => {
+  store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A provider that records its calls and answers (or fails) as told. */
+function fakeProvider(behaviour: (request: AskRequest) => Promise<Answer>, model = 'gpt-4.1-mini') {
+  const calls: AskRequest[] = [];
+  const provider: Provider = {
+    id: 'openai',
+    model,
+    async ask(request) {
+      calls.push(request);
+      return behaviour(request);
+    },
+  };
+  return { provider, calls };
+}
+
+const answer = (usage: Answer['usage'], model = 'gpt-4.1-mini-2025-04-14'): Answer => ({
+  provider: 'openai',
+  model,
+  text: 'HubSpot, Salesforce',
+  usage,
+  latencyMs: 10,
+  attempts: 1,
+});
+
+function budgetAt(cap: number, now = () => new Date('2026-03-31T23:00:00Z')): Budget {
+  return createBudget(store.budgetRepository, { monthlyBudgetUsd: cap, now });
+}
+
+describe('withBudget', () => {
+  it('throws a non-retryable budget failure and never calls the provider when refused', async () => {
+    const { provider, calls } = fakeProvider(async () => answer({ inputTokens: 1, outputTokens: 1 }));
+    const guarded = withBudget(provider, budgetAt(0));
+    const failure = await guarded.ask({ prompt: 'Which CRM is best for a small team?' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ProviderFailure);
+    expect(failure).toMatchObject({ kind: 'budget', provider: 'openai', retryable: false, retryAfterMs: 3600 * 1000 });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('reserves the estimate during the call and settles the real cost after', async () => {
+    const budget = budgetAt(10);
+    let reservedDuringCall = -1;
+    const { provider, calls } = fakeProvider(async () => {
+      reservedDuringCall = budget.status().reservedMicroUsd;
+      return answer({ inputTokens: 1000, outputTokens: 2000 });
+    });
+    const guarded = withBudget(provider, budget);
+    const result = await guarded.ask({ prompt: 'Which CRM is best?', maxOutputTokens: 500 });
+    expect(result.text).toBe('HubSpot, Salesforce');
+    expect(calls).toHaveLength(1);
+    // Estimate: (18 bytes / 3 + 16) input tokens at $0.40/M plus 500 output tokens at $1.60/M.
+    expect(reservedDuringCall).toBe(Math.ceil(22 * 0.4 + 500 * 1.6));
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 3600, reservedMicroUsd: 0 });
+  });
+
+  it('uses the adapters default output cap when the request names none', async () => {
+    const budget = budgetAt(10);
+    let reservedDuringCall = -1;
+    const { provider } = fakeProvider(async () => {
+      reservedDuringCall = budget.status().reservedMicroUsd;
+      return answer({ inputTokens: 1, outputTokens: 1 });
+    });
+    await withBudget(provider, budget, { defaultMaxOutputTokens: 2000 }).ask({ prompt: '' });
+    expect(reservedDuringCall).toBe(Math.ceil(16 * 0.4 + 2000 * 1.6));
+  });
+
+  it('settles a failed call at zero and rethrows its failure', async () => {
+    const budget = budgetAt(10);
+    const overloaded = new ProviderFailure({ kind: 'overloaded', provider: 'openai', message: 'busy' });
+    const { provider } = fakeProvider(async () => {
+      throw overloaded;
+    });
+    await expect(withBudget(provider, budget).ask({ prompt: 'q' })).rejects.toBe(overloaded);
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 0, reservedMicroUsd: 0 });
+  });
+
+  it('lets a demo model through a zero budget', async () => {
+    const { provider, calls } = fakeProvider(async () => answer({ inputTokens: 50, outputTokens: 500 }, 'demo-gpt-4.1-mini'), 'demo-gpt-4.1-mini');
+    const budget = budgetAt(0);
+    await withBudget(provider, budget).ask({ prompt: 'q' });
+    expect(calls).toHaveLength(1);
+    expect(budget.status().spentMicroUsd).toBe(0);
+  });
+});

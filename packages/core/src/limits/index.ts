@@ -1,0 +1,18 @@
+export {
+  buildLimitPolicies,
+  DEFAULT_MAP_READS_PER_MINUTE,
+  DEFAULT_REPEAT_DAILY_CAP,
+  LIMIT_POLICIES,
+  LIMITED_OPERATIONS,
+  validateLimitPolicies,
+} from './policies.js';
+export type { LimitCode, LimitedOperation, LimitPolicies, LimitPolicyOverrides, LimitRule, LimitScope } from './policies.js';
+export { createRateLimiter } from './rate-limiter.js';
+export type {
+  LimitDescription,
+  RateLimitAllowed,
+  RateLimitDecision,
+  RateLimiter,
+  RateLimiterOptions,
+  RateLimitRefused,
+} from './rate-limiter.js';

@@ -1,0 +1,266 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../store/store.js';
+import { runWorker } from '../store/test-support/run-worker.js';
+import { buildLimitPolicies, LIMIT_POLICIES, type LimitPolicies, type LimitRule } from './policies.js';
+import { createRateLimiter, type RateLimitDecision } from './rate-limiter.js';
+
+let dataDir: string;
+const opened: Store[] = [];
+function open(): Store {
+  const store = openStore({ dataDir });
+  opened.push(store);
+  return store;
+}
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'visibility-limits-'));
+});
+afterEach(() => {
+  for (const store of opened.splice(0)) store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A clock the test moves by hand. */
+function fakeClock(start: string) {
+  let current = new Date(start).getTime();
+  return {
+    now: () => new Date(current),
+    set: (moment: string) => {
+      current = new Date(moment).getTime();
+    },
+    advance: (ms: number) => {
+      current += ms;
+    },
+  };
+}
+
+const HOUR = 3600;
+const DAY = 86_400;
+const perCallerHour = (max: number): LimitRule => ({ name: 'hour', max, windowSeconds: HOUR, scope: 'caller', code: 'rate_limited' });
+const sharedDay = (max: number): LimitRule => ({ name: 'shared-day', max, windowSeconds: DAY, scope: 'shared', code: 'daily_cap' });
+
+function allowedCount(decisions: readonly RateLimitDecision[]): number {
+  return decisions.filter((decision) => decision.allowed).length;
+}
+
+function refusal(decision: RateLimitDecision) {
+  if (decision.allowed) throw new Error('expected a refusal');
+  return decision;
+}
+
+function allowance(decision: RateLimitDecision) {
+  if (!decision.allowed) throw new Error(`expected the call to be allowed, got ${decision.code}`);
+  return decision;
+}
+
+describe('createRateLimiter: exactness', () => {
+  it('lets exactly the limit through out of 200 parallel attempts', async () => {
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(7)] } });
+    const decisions = await Promise.all(Array.from({ length: 200 }, async () => limiter.consume('op', '203.0.113.9')));
+    expect(allowedCount(decisions)).toBe(7);
+    // Every refusal is a proper 429 answer.
+    for (const decision of decisions.filter((entry) => !entry.allowed)) {
+      expect(refusal(decision).code).toBe('rate_limited');
+    }
+  });
+
+  it('stays exact with two stores open on the same DATA_DIR file', async () => {
+    const first = open();
+    const second = open();
+    const policies = { op: [sharedDay(13)] };
+    const limiters = [createRateLimiter(first.rateLimitRepository, { policies }), createRateLimiter(second.rateLimitRepository, { policies })];
+    const decisions = await Promise.all(
+      Array.from({ length: 200 }, async (_, index) => limiters[index % 2]?.consume('op', `caller-${index}`)),
+    );
+    expect(allowedCount(decisions.filter((decision): decision is RateLimitDecision => decision !== undefined))).toBe(13);
+  });
+
+  it('stays exact across separate OS processes sharing the file', async () => {
+    open(); // migrate once so the workers do not race on the schema
+    const worker = fileURLToPath(new URL('./test-support/consume-worker.ts', import.meta.url));
+    // 6,000 attempts at a limit of 5,000: the processes contend for the whole run, and any
+    // check-then-increment that is not one locked transaction lets a few extra through.
+    const startAt = Date.now() + 1500;
+    const runs = Array.from({ length: 4 }, () => runWorker<{ allowed: number }>(worker, [dataDir, '1500', '5000', String(startAt)]));
+    const results = await Promise.all(runs);
+    expect(results.reduce((sum, result) => sum + result.allowed, 0)).toBe(5000);
+  }, 60_000);
+});
+
+describe('createRateLimiter: several limits on one operation', () => {
+  it('does not consume the hourly allowance when the shared daily cap refuses', () => {
+    const clock = fakeClock('2026-03-10T09:15:00Z');
+    const store = open();
+    const policies = { op: [perCallerHour(3), sharedDay(4)] };
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies, now: clock.now });
+    // Other callers use up the shared cap.
+    for (const caller of ['b', 'c', 'd', 'e']) expect(limiter.consume('op', caller).allowed).toBe(true);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const refused = refusal(limiter.consume('op', 'a'));
+      expect(refused.code).toBe('daily_cap');
+      expect(refused.resetAt.toISOString()).toBe('2026-03-11T00:00:00.000Z');
+    }
+    // A limiter with only the hourly rule reads the same counter: caller a still has all of it.
+    const hourOnly = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(3)] }, now: clock.now });
+    expect(allowance(hourOnly.peek('op', 'a')).remaining).toBe(3);
+  });
+
+  it('does not consume the shared daily cap when the hourly limit refuses', () => {
+    const clock = fakeClock('2026-03-10T09:15:00Z');
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(3), sharedDay(10)] }, now: clock.now });
+    for (let attempt = 0; attempt < 3; attempt += 1) expect(limiter.consume('op', 'a').allowed).toBe(true);
+    for (let attempt = 0; attempt < 6; attempt += 1) expect(refusal(limiter.consume('op', 'a')).code).toBe('rate_limited');
+    const dayOnly = createRateLimiter(store.rateLimitRepository, { policies: { op: [sharedDay(10)] }, now: clock.now });
+    expect(allowance(dayOnly.peek('op', 'someone-else')).remaining).toBe(7);
+  });
+
+  it('reports the tightest limit when allowed, and the limit that resets last when refused', () => {
+    const clock = fakeClock('2026-03-10T09:15:00Z');
+    const store = open();
+    const policies = { op: [perCallerHour(3), { ...perCallerHour(4), name: 'day', windowSeconds: DAY }] };
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies, now: clock.now });
+    const first = allowance(limiter.consume('op', 'a'));
+    expect(first.remaining).toBe(2);
+    expect(first.limit.name).toBe('hour');
+    expect(first.resetAt.toISOString()).toBe('2026-03-10T10:00:00.000Z');
+    limiter.consume('op', 'a');
+    limiter.consume('op', 'a');
+    clock.set('2026-03-10T10:30:00Z');
+    // Hour 2: hourly has 3 left, daily 1 left -> the daily limit is the tightest.
+    const fourth = allowance(limiter.consume('op', 'a'));
+    expect(fourth.remaining).toBe(0);
+    expect(fourth.limit.name).toBe('day');
+    expect(fourth.resetAt.toISOString()).toBe('2026-03-11T00:00:00.000Z');
+    // Only the daily limit is exhausted now, so it alone sets the wait.
+    const refused = refusal(limiter.consume('op', 'a'));
+    expect(refused.limit.name).toBe('day');
+    expect(refused.retryAfterSeconds).toBe(13.5 * 3600);
+  });
+
+  it('names the limit that resets last when several are exhausted at once', () => {
+    const clock = fakeClock('2026-03-10T09:15:00Z');
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1), sharedDay(1)] }, now: clock.now });
+    expect(limiter.consume('op', 'a').allowed).toBe(true);
+    const refused = refusal(limiter.consume('op', 'a'));
+    expect(refused.code).toBe('daily_cap');
+    expect(refused.resetAt.toISOString()).toBe('2026-03-11T00:00:00.000Z');
+  });
+
+  it('keeps callers apart for per-caller limits and together for shared ones', () => {
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { mine: [perCallerHour(1)], ours: [sharedDay(1)] } });
+    expect(limiter.consume('mine', '198.51.100.1').allowed).toBe(true);
+    expect(limiter.consume('mine', '198.51.100.2').allowed).toBe(true);
+    expect(limiter.consume('mine', '198.51.100.1').allowed).toBe(false);
+    expect(limiter.consume('ours', '198.51.100.1').allowed).toBe(true);
+    expect(limiter.consume('ours', '198.51.100.2').allowed).toBe(false);
+  });
+});
+
+describe('createRateLimiter: windows', () => {
+  it('resets at the window boundary and gives an integer Retry-After of at least 1', () => {
+    const clock = fakeClock('2026-03-10T09:00:00Z');
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(2)] }, now: clock.now });
+    expect(limiter.consume('op', 'a').allowed).toBe(true);
+    clock.set('2026-03-10T09:40:00.250Z');
+    expect(limiter.consume('op', 'a').allowed).toBe(true);
+    const refused = refusal(limiter.consume('op', 'a'));
+    expect(refused.retryAfterSeconds).toBe(1200); // 19 min 59.75 s, rounded up
+    expect(Number.isInteger(refused.retryAfterSeconds)).toBe(true);
+    clock.set('2026-03-10T09:59:59.800Z');
+    expect(refusal(limiter.consume('op', 'a')).retryAfterSeconds).toBe(1);
+    clock.set('2026-03-10T10:00:00.000Z');
+    const fresh = allowance(limiter.consume('op', 'a'));
+    expect(fresh.remaining).toBe(1);
+    expect(fresh.resetAt.toISOString()).toBe('2026-03-10T11:00:00.000Z');
+  });
+
+  it('aligns 10-minute windows to the clock', () => {
+    const clock = fakeClock('2026-03-10T09:07:00Z');
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, {
+      policies: { op: [{ name: '10-minutes', max: 1, windowSeconds: 600, scope: 'caller', code: 'rate_limited' }] },
+      now: clock.now,
+    });
+    expect(allowance(limiter.consume('op', 'a')).resetAt.toISOString()).toBe('2026-03-10T09:10:00.000Z');
+    expect(refusal(limiter.consume('op', 'a')).retryAfterSeconds).toBe(180);
+  });
+
+  it('survives closing and reopening the store', () => {
+    const clock = fakeClock('2026-03-10T09:00:00Z');
+    const policies = { op: [perCallerHour(3)] };
+    const before = open();
+    const first = createRateLimiter(before.rateLimitRepository, { policies, now: clock.now });
+    first.consume('op', 'a');
+    first.consume('op', 'a');
+    before.close();
+    const after = open();
+    const second = createRateLimiter(after.rateLimitRepository, { policies, now: clock.now });
+    expect(allowance(second.consume('op', 'a')).remaining).toBe(0);
+    expect(second.consume('op', 'a').allowed).toBe(false);
+  });
+
+  it('peeks without counting', () => {
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1)] } });
+    for (let attempt = 0; attempt < 5; attempt += 1) expect(allowance(limiter.peek('op', 'a')).remaining).toBe(1);
+    expect(limiter.consume('op', 'a').allowed).toBe(true);
+    expect(limiter.peek('op', 'a').allowed).toBe(false);
+  });
+
+  it('prunes counters of ended windows', () => {
+    const clock = fakeClock('2026-03-10T09:00:00Z');
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(5)] }, now: clock.now });
+    for (const caller of ['a', 'b', 'c']) limiter.consume('op', caller);
+    expect(limiter.prune()).toBe(0);
+    clock.set('2026-03-10T10:00:00Z');
+    limiter.consume('op', 'a'); // the automatic prune runs here (over a minute since the last one)
+    expect(limiter.prune()).toBe(0);
+    clock.set('2026-03-10T11:00:00Z');
+    expect(limiter.prune()).toBe(1);
+  });
+});
+
+describe('policies', () => {
+  it('carries the spec numbers by default', () => {
+    const summary = (policies: LimitPolicies) =>
+      Object.fromEntries(
+        Object.entries(policies).map(([operation, rules]) => [
+          operation,
+          rules.map((rule) => `${rule.max}/${rule.windowSeconds}s ${rule.scope} ${rule.code}`),
+        ]),
+      );
+    expect(summary(LIMIT_POLICIES)).toEqual({
+      runRepeatedBuyerQuestion: ['3/3600s caller rate_limited', '200/86400s shared daily_cap'],
+      checkBrandRecognition: ['6/3600s caller rate_limited', '20/86400s caller rate_limited'],
+      startVisibilityAudit: ['6/3600s caller rate_limited', '40/86400s caller rate_limited'],
+      startBuyerQuestionMap: ['6/600s caller rate_limited'],
+      getBuyerQuestionMap: ['120/60s caller rate_limited'],
+    });
+    expect(buildLimitPolicies({ repeatDailyCap: 50 }).runRepeatedBuyerQuestion[1]?.max).toBe(50);
+  });
+
+  it('refuses policies it could not enforce, and unknown operations', () => {
+    const store = open();
+    expect(() => createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1.5)] } })).toThrow(/whole number/);
+    expect(() => createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1), perCallerHour(2)] } })).toThrow(/unique/);
+    expect(() => createRateLimiter(store.rateLimitRepository, { policies: { op: [] } })).toThrow(/no limits/);
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1)] } });
+    expect(() => limiter.consume('other' as 'op', 'a')).toThrow(/no rate limit policy/);
+  });
+
+  it('counts blank caller keys together instead of not at all', () => {
+    const store = open();
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1)] } });
+    expect(limiter.consume('op', '').allowed).toBe(true);
+    expect(limiter.consume('op', '   ').allowed).toBe(false);
+  });
+});

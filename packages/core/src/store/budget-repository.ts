@@ -1,0 +1,97 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** The estimate held for one provider call in flight. */
+export interface BudgetReservationRecord {
+  id: string;
+  /** UTC month the reservation was made in, "YYYY-MM". */
+  month: string;
+  provider: string;
+  model: string;
+  estimateMicroUsd: number;
+  createdAtMs: number;
+}
+
+/** Settled spend of one month plus every estimate still held, in integer micro-dollars. */
+export interface BudgetTotals {
+  spentMicroUsd: number;
+  calls: number;
+  reservedMicroUsd: number;
+  reservations: number;
+}
+
+/** The SQL behind the monthly provider budget: settled spend per month and open reservations. */
+export class BudgetRepository {
+  private readonly prepared = new Map<string, Statement>();
+
+  constructor(private readonly database: Database) {}
+
+  /** Prepares each statement once, on first use, so a partly migrated database can still be opened. */
+  private statement(sql: string): Statement {
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      statement = this.database.prepare(sql);
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Spend settled in the month, and all open reservations whatever month they were made in. */
+  totals(month: string): BudgetTotals {
+    const spend = this.statement('SELECT spent_micro_usd AS spent, calls FROM budget_spend WHERE month = ?').get(month) as
+      | { spent: number; calls: number }
+      | undefined;
+    const reserved = this.statement(
+      'SELECT COALESCE(SUM(estimate_micro_usd), 0) AS reserved, COUNT(*) AS reservations FROM budget_reservations',
+    ).get() as { reserved: number; reservations: number };
+    return {
+      spentMicroUsd: spend?.spent ?? 0,
+      calls: spend?.calls ?? 0,
+      reservedMicroUsd: reserved.reserved,
+      reservations: reserved.reservations,
+    };
+  }
+
+  /** Stores a reservation (call inside {@link transaction} after checking the totals). */
+  insertReservation(reservation: BudgetReservationRecord): void {
+    this.statement(`
+      INSERT INTO budget_reservations (id, month, provider, model, estimate_micro_usd, created_at)
+      VALUES (@id, @month, @provider, @model, @estimateMicroUsd, @createdAtMs)
+    `).run(reservation);
+  }
+
+  /** Removes a reservation; returns it, or undefined when it was already settled or reclaimed. */
+  deleteReservation(id: string): BudgetReservationRecord | undefined {
+    const row = this.statement(`
+      DELETE FROM budget_reservations WHERE id = ?
+      RETURNING id, month, provider, model, estimate_micro_usd AS estimateMicroUsd, created_at AS createdAtMs
+    `).get(id) as BudgetReservationRecord | undefined;
+    return row;
+  }
+
+  /** Reservations made before a moment (left behind by a process that stopped mid-call). */
+  reservationsCreatedBefore(createdBeforeMs: number): BudgetReservationRecord[] {
+    return this.statement(`
+      SELECT id, month, provider, model, estimate_micro_usd AS estimateMicroUsd, created_at AS createdAtMs
+      FROM budget_reservations WHERE created_at < ? ORDER BY created_at
+    `).all(createdBeforeMs) as BudgetReservationRecord[];
+  }
+
+  /** Adds settled spend (and the number of calls it settles) to a month. */
+  addSpend(month: string, microUsd: number, calls: number, updatedAt: Date): void {
+    this.statement(`
+      INSERT INTO budget_spend (month, spent_micro_usd, calls, updated_at) VALUES (?, ?, ?, ?)
+      ON CONFLICT (month) DO UPDATE SET
+        spent_micro_usd = spent_micro_usd + excluded.spent_micro_usd,
+        calls = calls + excluded.calls,
+        updated_at = excluded.updated_at
+    `).run(month, microUsd, calls, updatedAt.toISOString());
+  }
+
+  /**
+   * Runs work in one IMMEDIATE transaction: the write lock is taken before the totals are read, so
+   * check-then-reserve cannot overspend even when several processes share the database file.
+   */
+  transaction<T>(work: () => T): T {
+    return this.database.transaction(work).immediate();
+  }
+}
