@@ -65,14 +65,17 @@ export class ProviderFailure extends Error {
   readonly status: number | undefined;
   /** How long the provider asked us to wait (from `retry-after`), when it said. */
   readonly retryAfterMs: number | undefined;
+  /** How many attempts were made before giving up: 1 from a bare adapter, updated by `withRetries`. */
+  attempts: number;
 
   constructor(options: {
     kind: ProviderFailureKind;
     provider: ProviderId;
     message: string;
     retryable?: boolean;
-    status?: number;
-    retryAfterMs?: number;
+    retryAfterMs?: number | undefined;
+    status?: number | undefined;
+    attempts?: number;
     cause?: unknown;
   }) {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -83,5 +86,6 @@ export class ProviderFailure extends Error {
       (options.kind === 'rate_limited' || options.kind === 'overloaded' || options.kind === 'timeout');
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.attempts = options.attempts ?? 1;
   }
 }

@@ -32,7 +32,7 @@ export function withCallLog(provider: Provider, repository: Repository, now: () 
           inputTokens: 0,
           outputTokens: 0,
           latencyMs: Date.now() - startedAt,
-          attempts: 1,
+          attempts: error instanceof ProviderFailure ? error.attempts : 1,
           createdAt: now().toISOString(),
         });
         throw error;

@@ -1,0 +1,170 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
+import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TIMEOUT_MS, type AdapterOptions } from './adapter-options.js';
+import { answerFromFields, type AnswerFields } from './answer-fields.js';
+import { runAttempt } from './attempt.js';
+import { failureFromConnectionError, failureFromHttpStatus, timeoutFailure, unexpectedFailure } from './failures.js';
+import { parseRetryAfter } from './retry-after.js';
+import { ProviderFailure, type Answer, type AskRequest, type Provider } from './types.js';
+
+/** Which OpenAI endpoint to ask: Chat Completions (default) or the Responses API. */
+export type OpenAIApi = 'chat' | 'responses';
+
+export interface OpenAIAdapterOptions extends AdapterOptions {
+  api?: OpenAIApi | undefined;
+}
+
+/** The parts of a Chat Completions response the mapper reads (the SDK's `ChatCompletion` fits). */
+export interface ChatCompletionLike {
+  model: string;
+  choices: ReadonlyArray<{
+    finish_reason: string | null;
+    message: { content: string | null; refusal?: string | null };
+  }>;
+  usage?: { prompt_tokens: number; completion_tokens: number } | null | undefined;
+}
+
+/** The parts of a Responses API response the mapper reads (the SDK's `Response` fits). */
+export interface ResponsesResultLike {
+  model: string;
+  status?: string | null | undefined;
+  incomplete_details?: { reason?: string | null | undefined } | null | undefined;
+  output: ReadonlyArray<{
+    type: string;
+    content?: ReadonlyArray<{ type: string; text?: string; refusal?: string }> | null | undefined;
+  }>;
+  usage?: { input_tokens: number; output_tokens: number } | null | undefined;
+}
+
+/** Our request → Chat Completions params: the prompt as the only (user) message, temperature 0, no tools. */
+export function toChatCompletionParams(
+  model: string,
+  request: AskRequest,
+  defaultMaxOutputTokens: number = DEFAULT_MAX_OUTPUT_TOKENS,
+): ChatCompletionCreateParamsNonStreaming {
+  return {
+    model,
+    messages: [{ role: 'user', content: request.prompt }],
+    temperature: 0,
+    // `max_tokens` is deprecated and refused by reasoning models; this is its replacement.
+    max_completion_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
+  };
+}
+
+/** Chat Completions response → answer fields; a refusal counts as the text the user would have seen. */
+export function fromChatCompletion(response: ChatCompletionLike, requestedModel: string): AnswerFields {
+  const choice = response.choices[0];
+  return {
+    model: response.model || requestedModel,
+    text: choice?.message.content ?? choice?.message.refusal ?? '',
+    usage: {
+      inputTokens: response.usage?.prompt_tokens ?? 0,
+      outputTokens: response.usage?.completion_tokens ?? 0,
+    },
+    finishReason: choice?.finish_reason ?? undefined,
+  };
+}
+
+/** Our request → Responses API params: one user message, no `instructions`, temperature 0, no tools, not stored. */
+export function toResponsesParams(
+  model: string,
+  request: AskRequest,
+  defaultMaxOutputTokens: number = DEFAULT_MAX_OUTPUT_TOKENS,
+): ResponseCreateParamsNonStreaming {
+  return {
+    model,
+    input: [{ role: 'user', content: request.prompt }],
+    temperature: 0,
+    max_output_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
+    // A measurement has no use for a server-side conversation copy.
+    store: false,
+  };
+}
+
+/** Responses API response → answer fields: the message items' output text (or refusal), in order. */
+export function fromResponsesResult(response: ResponsesResultLike, requestedModel: string): AnswerFields {
+  const parts: string[] = [];
+  for (const item of response.output) {
+    if (item.type !== 'message') continue;
+    for (const part of item.content ?? []) {
+      if (part.type === 'output_text' && part.text !== undefined) parts.push(part.text);
+      else if (part.type === 'refusal' && part.refusal !== undefined) parts.push(part.refusal);
+    }
+  }
+  return {
+    model: response.model || requestedModel,
+    text: parts.join(''),
+    usage: {
+      inputTokens: response.usage?.input_tokens ?? 0,
+      outputTokens: response.usage?.output_tokens ?? 0,
+    },
+    finishReason: response.incomplete_details?.reason ?? response.status ?? undefined,
+  };
+}
+
+/** Maps anything the OpenAI SDK throws to a ProviderFailure. */
+export function classifyOpenAIError(error: unknown, timeoutMs: number): ProviderFailure {
+  if (error instanceof ProviderFailure) return error;
+  // The SDK's own timer (set to the same deadline) can fire a hair before ours.
+  if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
+    return timeoutFailure('openai', timeoutMs, error);
+  }
+  if (error instanceof APIConnectionError) return failureFromConnectionError('openai', error);
+  if (error instanceof APIError && typeof error.status === 'number') {
+    return failureFromHttpStatus('openai', {
+      status: error.status,
+      message: error.message,
+      retryAfterMs: parseRetryAfter(error.headers),
+      vendorCode: error.code ?? error.type,
+      cause: error,
+    });
+  }
+  return unexpectedFailure('openai', error);
+}
+
+/** OpenAI over the official SDK (Chat Completions or Responses API). */
+export class OpenAIProvider implements Provider {
+  readonly id = 'openai' as const;
+  readonly model: string;
+  readonly api: OpenAIApi;
+  private readonly client: OpenAI;
+  private readonly timeoutMs: number;
+  private readonly maxOutputTokens: number;
+
+  constructor(options: OpenAIAdapterOptions) {
+    this.model = options.model;
+    this.api = options.api ?? 'chat';
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    // maxRetries 0: retries belong to withRetries, which sees every vendor's failures the same way.
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      timeout: this.timeoutMs,
+      maxRetries: 0,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
+  }
+
+  async ask(request: AskRequest): Promise<Answer> {
+    const { value, latencyMs } = await runAttempt({
+      provider: this.id,
+      timeoutMs: this.timeoutMs,
+      signal: request.signal,
+      call: (signal) => this.send(request, signal),
+      classify: (error) => classifyOpenAIError(error, this.timeoutMs),
+    });
+    return answerFromFields(this.id, value, latencyMs);
+  }
+
+  private async send(request: AskRequest, signal: AbortSignal): Promise<AnswerFields> {
+    const requestOptions = { signal, timeout: this.timeoutMs, maxRetries: 0 };
+    if (this.api === 'responses') {
+      const params = toResponsesParams(this.model, request, this.maxOutputTokens);
+      return fromResponsesResult(await this.client.responses.create(params, requestOptions), this.model);
+    }
+    const params = toChatCompletionParams(this.model, request, this.maxOutputTokens);
+    return fromChatCompletion(await this.client.chat.completions.create(params, requestOptions), this.model);
+  }
+}
