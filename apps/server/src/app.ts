@@ -1,11 +1,13 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import type { Logger } from '@visibility/core';
-import type { TrustProxySetting } from '@visibility/core';
+import type { Logger, TrustProxySetting } from '@visibility/core';
 import { ApiError, sendApiError } from './http/api-error.js';
 import { requestContext } from './http/request-context.js';
+import { publicCors } from './rest/cors.js';
+import { buildOpenApiDocument } from './rest/openapi.js';
+import { quickMeasurementRoutes, type QuickMeasurementDependencies } from './rest/quick-measurements.js';
 import { healthRoutes, type HealthInfo } from './routes/health.js';
 
-export interface AppDependencies {
+export interface AppDependencies extends QuickMeasurementDependencies {
   logger: Logger;
   baseUrl: string;
   trustProxy: TrustProxySetting;
@@ -21,6 +23,15 @@ export function createApp(dependencies: AppDependencies): Express {
   app.set('etag', false);
   app.use(requestContext(dependencies.logger));
   app.use(healthRoutes(dependencies.health));
+
+  // Built once: the document only changes with the code and BASE_URL.
+  const openApiJson = JSON.stringify(buildOpenApiDocument(dependencies.baseUrl), null, 2);
+  app.use(['/api', '/openapi.json'], publicCors);
+  app.get('/openapi.json', (_request, response) => {
+    response.setHeader('Cache-Control', 'public, max-age=300');
+    response.type('application/json').send(openApiJson);
+  });
+  app.use(quickMeasurementRoutes(dependencies));
 
   const notFound: RequestHandler = (request, response) => {
     const underApi = request.path === '/api' || request.path.startsWith('/api/');

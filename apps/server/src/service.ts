@@ -1,19 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  createProviderLineup,
-  ensureSessionSecret,
-  openStore,
-  resolveLineupSettings,
-  withCallLog,
-  type Config,
-  type Logger,
-  type Provider,
-  type ProviderId,
-  type Store,
-} from '@visibility/core';
-import { startSimulator, type RunningSimulator } from '@visibility/simulator';
+import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, Store } from '@visibility/core';
+import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
+import { createRuntime } from './runtime.js';
 import { SERVICE_VERSION } from './version.js';
 
 /** A started service: its address, what answers, and how to stop it cleanly. */
@@ -22,6 +12,8 @@ export interface RunningService {
   readonly port: number;
   readonly lineup: ReadonlyMap<ProviderId, Provider>;
   readonly store: Store;
+  readonly budget: Budget;
+  readonly rateLimiter: RateLimiter;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
   readonly simulator: RunningSimulator | undefined;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes everything. */
@@ -31,24 +23,14 @@ export interface RunningService {
 /** Composition root: config -> store, lineup -> Express app -> listening HTTP server. */
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const startedAt = new Date();
-  const store = openStore({ dataDir: config.dataDir });
-  if (store.appliedMigrations.length > 0) logger.info('store migrated', { path: store.path, applied: store.appliedMigrations });
-  ensureSessionSecret(config.dataDir, config.sessionSecret);
-
-  let simulator: RunningSimulator | undefined;
+  const runtime = await createRuntime(config, logger);
+  const { store, budget, rateLimiter, lineup, simulator } = runtime;
   try {
-    if (config.providerMode === 'demo') simulator = await startSimulator({ host: '127.0.0.1', port: 0 });
-    const settings = resolveLineupSettings(config, simulator?.baseUrls);
-    const adapters = createProviderLineup(settings, {
-      timeoutMs: config.providerTimeoutMs,
-      maxRetries: config.providerMaxRetries,
-      maxConcurrentPerProvider: config.providerConcurrency,
-    });
-    const lineup = new Map<ProviderId, Provider>();
-    for (const [id, provider] of adapters) lineup.set(id, withCallLog(provider, store.repository));
-
     const app = createApp({
       logger,
+      lineup,
+      budget,
+      rateLimiter,
       baseUrl: config.baseUrl,
       trustProxy: config.trustProxy,
       health: {
@@ -78,26 +60,25 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     logger.info('listening', { url, baseUrl: config.baseUrl, port, version: SERVICE_VERSION });
 
     let closing: Promise<void> | undefined;
-    const runningSimulator = simulator;
     return {
       url,
       port,
       lineup,
       store,
+      budget,
+      rateLimiter,
       simulator,
       close(graceMs = 10_000) {
         closing ??= (async () => {
           await stopServer(server, graceMs);
-          await runningSimulator?.close();
-          store.close();
+          await runtime.close();
           logger.info('stopped');
         })();
         return closing;
       },
     };
   } catch (error) {
-    await simulator?.close();
-    store.close();
+    await runtime.close();
     throw error;
   }
 }

@@ -5,15 +5,165 @@ export {
   LOG_LEVELS,
   loadConfig,
   parseCrawlHostMap,
+  parseModelPrices,
   parseTrustProxy,
 } from './config/index.js';
 export type { Config, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config/index.js';
 export { createLogger } from './logging/logger.js';
 export type { LogFields, Logger, LoggerOptions } from './logging/logger.js';
-export { applyMigrations, currentSchemaVersion, MIGRATIONS, openStore, Repository, SchemaTooNewError } from './store/index.js';
-export type { Migration, OpenStoreOptions, ProviderCallRecord, ProviderCallTotals, Store } from './store/index.js';
+export {
+  applyMigrations,
+  BudgetRepository,
+  currentSchemaVersion,
+  MIGRATIONS,
+  openStore,
+  RateLimitRepository,
+  Repository,
+  SchemaTooNewError,
+} from './store/index.js';
+export type {
+  BudgetReservationRecord,
+  BudgetTotals,
+  CounterWindow,
+  Migration,
+  OpenStoreOptions,
+  ProviderCallRecord,
+  ProviderCallTotals,
+  Store,
+} from './store/index.js';
+export {
+  buildLimitPolicies,
+  createRateLimiter,
+  DEFAULT_MAP_READS_PER_MINUTE,
+  DEFAULT_REPEAT_DAILY_CAP,
+  LIMIT_POLICIES,
+  LIMITED_OPERATIONS,
+  validateLimitPolicies,
+} from './limits/index.js';
+export type {
+  LimitCode,
+  LimitDescription,
+  LimitedOperation,
+  LimitPolicies,
+  LimitPolicyOverrides,
+  LimitRule,
+  LimitScope,
+  RateLimitAllowed,
+  RateLimitDecision,
+  RateLimiter,
+  RateLimiterOptions,
+  RateLimitRefused,
+} from './limits/index.js';
+export {
+  createBudget,
+  createPriceTable,
+  DEFAULT_MODEL_PRICES,
+  DEFAULT_STALE_RESERVATION_MS,
+  DEMO_MODEL_PRICE,
+  estimateInputTokens,
+  monthOf,
+  nextMonthStart,
+  UNKNOWN_MODEL_PRICE,
+  withBudget,
+} from './budget/index.js';
+export type {
+  Budget,
+  BudgetOptions,
+  BudgetReservation,
+  BudgetStatus,
+  CostEstimateRequest,
+  ModelPrice,
+  PriceLookup,
+  PriceSource,
+  PriceTable,
+  ReserveOutcome,
+  ReserveRequest,
+  SettleOutcome,
+  WithBudgetOptions,
+} from './budget/index.js';
 export { DEMO_MODEL_PREFIX, resolveLineupSettings } from './lineup.js';
 export type { DemoBaseUrls } from './lineup.js';
 export { withCallLog } from './usage/call-log.js';
 export { isProviderId, PROVIDER_FAILURE_KINDS, PROVIDER_IDS, ProviderFailure } from './providers/types.js';
 export type { Answer, AskRequest, Provider, ProviderFailureKind, ProviderId, TokenUsage } from './providers/types.js';
+export {
+  ApiErrorSchema,
+  AuditRequestSchema,
+  AuditResponseSchema,
+  AuditSummarySchema,
+  CHECK_VERDICTS,
+  CheckRequestSchema,
+  CheckResponseSchema,
+  FanoutMapRequestSchema,
+  FanoutMapResponseSchema,
+  ProviderFindingSchema,
+  ProviderIdSchema,
+  PUBLIC_SCHEMAS,
+  RateLimitInfoSchema,
+  RECOMMEND_VERDICTS,
+  RepeatMetricsSchema,
+  RepeatRequestSchema,
+  RepeatResponseSchema,
+  RepeatRunSchema,
+} from './api/schemas.js';
+export type {
+  ApiErrorShape,
+  AuditRequest,
+  CheckRequest,
+  CheckResponse,
+  FanoutMapRequest,
+  FanoutMapResponse,
+  RepeatRequest,
+  RepeatResponse,
+} from './api/schemas.js';
+export {
+  createProvider,
+  createProviderLineup,
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_TIMEOUT_MS,
+  withConcurrencyLimit,
+  withRetries,
+} from './providers/index.js';
+export type { AdapterTuning, LineupOptions, RetryOptions } from './providers/index.js';
+export { compactBrandKey, createBrandMatcher, extractBrands, normalizeBrandKey, positionInList } from './extraction/index.js';
+export type { BrandMatch, BrandMatcher, BrandMatcherOptions, ExtractBrandsOptions } from './extraction/index.js';
+export {
+  BLIND_LIST_SIZE,
+  blindListCategoryPhrase,
+  budgetError,
+  CHECK_ERROR_CODES,
+  CHECK_PROMPTS,
+  CHECK_PROVIDER_ORDER,
+  CHECK_SCORE_POINTS,
+  checkBrandRecognition,
+  checkVerdict,
+  chooseCheckProvider,
+  computeCheckScore,
+  computeRepeatMetrics,
+  describeProviderFailure,
+  MeasurementError,
+  normalizeWhitespace,
+  parseBlindList,
+  parseRecognitionAnswer,
+  parseRecommendationAnswer,
+  promptMentionsBrand,
+  REPEAT_ERROR_CODES,
+  REPEAT_RUNS,
+  runRepeatedBuyerQuestion,
+  VERDICT_THRESHOLDS,
+} from './measurements/index.js';
+export type {
+  CheckErrorCode,
+  CheckScoreInput,
+  CheckVerdict,
+  MeasurementDependencies,
+  MeasurementErrorCode,
+  MeasurementOptions,
+  MeasurementProgress,
+  RecognitionReading,
+  RecommendationReading,
+  RecommendVerdict,
+  RepeatErrorCode,
+  RepeatMetrics,
+  RepeatRun,
+} from './measurements/index.js';

@@ -49,8 +49,8 @@ describe('visibility serve', () => {
   it('starts, logs the demo lineup, answers health, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'visibility-cli-'));
     try {
-      const env = { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
-      for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'PROVIDER_MODE']) delete env[name];
+      const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+      for (const name of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY', 'PROVIDER_MODE', 'BASE_URL']) delete env[name];
       const { child, lines, match } = await startCli(['serve'], env, /"msg":"listening".*"url":"(http:\/\/localhost:\d+)"/);
       expect(lines.some((line) => line.includes('demo lineup'))).toBe(true);
       const health = await fetch(`${match[1]}/health`);

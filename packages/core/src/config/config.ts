@@ -44,6 +44,8 @@ export interface Config {
   providerTimeoutMs: number;
   providerMaxRetries: number;
   providerConcurrency: number;
+  /** The shared daily cap of runRepeatedBuyerQuestion across all callers (REPEAT_DAILY_CAP). */
+  repeatDailyCap: number;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -67,7 +69,7 @@ const httpUrl = (what: string) =>
     blankToUndefined,
     z
       .string()
-      .refine((value) => parseHttpUrl(value) !== undefined, { message: `${what} must be an http(s) URL, e.g. https://example.com` })
+      .refine((value) => parseHttpUrl(value) !== undefined, { message: `must be an http(s) URL, e.g. https://${what === 'BASE_URL' ? 'visibility.example.com' : 'api.example.com/v1'}` })
       .optional(),
   );
 
@@ -130,6 +132,7 @@ const environmentSchema = z.object({
   PROVIDER_TIMEOUT_MS: integerInRange(1_000, 600_000, 45_000),
   PROVIDER_MAX_RETRIES: integerInRange(0, 10, 2),
   PROVIDER_CONCURRENCY: integerInRange(1, 64, 4),
+  REPEAT_DAILY_CAP: integerInRange(1, 1_000_000, 200),
 });
 
 function parseHttpUrl(value: string): URL | undefined {
@@ -275,5 +278,6 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
     providerMaxRetries: values.PROVIDER_MAX_RETRIES,
     providerConcurrency: values.PROVIDER_CONCURRENCY,
+    repeatDailyCap: values.REPEAT_DAILY_CAP,
   };
 }

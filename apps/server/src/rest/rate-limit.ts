@@ -1,0 +1,32 @@
+import type { Response } from 'express';
+import type { LimitedOperation, RateLimiter } from '@visibility/core';
+import { ApiError } from '../http/api-error.js';
+
+/**
+ * Counts one call of an operation for a caller: on success sets X-RateLimit-Remaining/Reset and
+ * returns the numbers; past a limit throws the spec's 429 with an integer Retry-After.
+ */
+export function consumeRateLimit(
+  rateLimiter: RateLimiter,
+  operation: LimitedOperation,
+  caller: string,
+  response: Response,
+): { remaining: number; resetAt: Date } {
+  const decision = rateLimiter.consume(operation, caller);
+  if (!decision.allowed) {
+    const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
+    const shared = decision.code === 'daily_cap';
+    throw new ApiError(
+      429,
+      decision.code,
+      shared
+        ? 'The service has reached its shared daily cap for this operation.'
+        : 'You have reached the limit for this operation.',
+      `Wait ${wait} seconds (until ${decision.resetAt.toISOString()}) and try again.`,
+      { 'Retry-After': String(wait) },
+    );
+  }
+  response.setHeader('X-RateLimit-Remaining', String(decision.remaining));
+  response.setHeader('X-RateLimit-Reset', decision.resetAt.toISOString());
+  return { remaining: decision.remaining, resetAt: decision.resetAt };
+}

@@ -1,0 +1,75 @@
+import {
+  buildLimitPolicies,
+  createBudget,
+  createProviderLineup,
+  createRateLimiter,
+  ensureSessionSecret,
+  openStore,
+  resolveLineupSettings,
+  withBudget,
+  withCallLog,
+  type Budget,
+  type Config,
+  type Logger,
+  type Provider,
+  type ProviderId,
+  type RateLimiter,
+  type Store,
+} from '@visibility/core';
+import { startSimulator, type RunningSimulator } from '@visibility/simulator';
+
+/** Everything a measurement needs, built once from the config; shared by the server and the CLI. */
+export interface Runtime {
+  readonly config: Config;
+  readonly store: Store;
+  readonly budget: Budget;
+  readonly rateLimiter: RateLimiter;
+  readonly lineup: ReadonlyMap<ProviderId, Provider>;
+  /** Present in demo mode: the simulator the real SDK adapters talk to. */
+  readonly simulator: RunningSimulator | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens the store, starts the demo simulator when needed and composes the provider lineup. */
+export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
+  const store = openStore({ dataDir: config.dataDir });
+  if (store.appliedMigrations.length > 0) logger.info('store migrated', { path: store.path, applied: store.appliedMigrations });
+  let simulator: RunningSimulator | undefined;
+  try {
+    ensureSessionSecret(config.dataDir, config.sessionSecret);
+    const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: config.monthlyBudgetUsd, modelPrices: config.modelPrices });
+    const rateLimiter = createRateLimiter(store.rateLimitRepository, {
+      policies: buildLimitPolicies({ repeatDailyCap: config.repeatDailyCap }),
+    });
+    if (config.providerMode === 'demo') simulator = await startSimulator({ host: '127.0.0.1', port: 0 });
+    const adapters = createProviderLineup(resolveLineupSettings(config, simulator?.baseUrls), {
+      timeoutMs: config.providerTimeoutMs,
+      maxRetries: config.providerMaxRetries,
+      maxConcurrentPerProvider: config.providerConcurrency,
+    });
+    const lineup = new Map<ProviderId, Provider>();
+    // Outermost first: log every call, then reserve budget before queueing for a concurrency slot.
+    for (const [id, provider] of adapters) lineup.set(id, withCallLog(withBudget(provider, budget), store.repository));
+    const runningSimulator = simulator;
+    let closing: Promise<void> | undefined;
+    return {
+      config,
+      store,
+      budget,
+      rateLimiter,
+      lineup,
+      simulator,
+      close() {
+        closing ??= (async () => {
+          await runningSimulator?.close();
+          store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await simulator?.close();
+    store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,118 @@
+// `npm run bench`: cheap reads of the real service beside a bare node:http server answering the
+// same bytes, measured in the same run, reported as ratios (the machines are shared and noisy).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Figures {
+  requestsPerSecond: number;
+  p99Ms: number;
+  errors: number;
+}
+
+function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n')) {
+        const match = line.match(pattern);
+        if (match) {
+          child.stdout?.off('data', onData);
+          resolve(match);
+          return;
+        }
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`process exited with ${code} before it was ready`)));
+  });
+}
+
+async function load(url: string): Promise<Figures> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, pipelining: 1 });
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.timeouts };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'visibility-bench-'));
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PROVIDER_MODE: 'demo' };
+  const service = spawn(process.execPath, [join(root, 'apps/server/bin/visibility.js'), 'serve'], {
+    env: { ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [, serviceUrl] = await waitForLine(service, /"msg":"listening".*"url":"(http:\/\/localhost:\d+)"/);
+  const base = (serviceUrl ?? '').replace('localhost', '127.0.0.1');
+  // Quiet the service's per-request logs from here on: they would only measure the pipe.
+  service.stdout?.resume();
+
+  const targets = [
+    { name: 'GET /openapi.json', path: '/openapi.json' },
+    { name: 'GET /api/unknown (404 ApiError)', path: '/api/unknown' },
+  ];
+  const routes: Record<string, { status: number; contentType: string; body: string }> = {};
+  for (const target of targets) {
+    const response = await fetch(`${base}${target.path}`);
+    routes[target.path] = { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
+  }
+  routes['*'] = routes['/api/unknown'] as (typeof routes)[string];
+  const routesFile = join(dataDir, 'bare-routes.json');
+  writeFileSync(routesFile, JSON.stringify(routes));
+  const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [barePort] = await waitForLine(bare, /^(\d+)$/);
+  const bareBase = `http://127.0.0.1:${barePort?.[0] ?? ''}`;
+
+  const rows: string[] = [];
+  try {
+    for (const target of targets) {
+      const ours: Figures[] = [];
+      const baseline: Figures[] = [];
+      // Alternate the two servers so drift on a shared machine hits both alike.
+      for (let round = 0; round < ROUNDS; round += 1) {
+        baseline.push(await load(`${bareBase}${target.path}`));
+        ours.push(await load(`${base}${target.path}`));
+      }
+      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+      const oursRps = mean(ours.map((figures) => figures.requestsPerSecond));
+      const bareRps = mean(baseline.map((figures) => figures.requestsPerSecond));
+      const oursP99 = mean(ours.map((figures) => figures.p99Ms));
+      const bareP99 = mean(baseline.map((figures) => figures.p99Ms));
+      const errors = [...ours, ...baseline].reduce((sum, figures) => sum + figures.errors, 0);
+      rows.push(
+        `| ${target.name} | ${oursRps.toFixed(0)} | ${oursP99.toFixed(1)} | ${bareRps.toFixed(0)} | ${bareP99.toFixed(1)} | ${(oursRps / bareRps).toFixed(2)} | ${errors} |`,
+      );
+    }
+  } finally {
+    await stop(bare);
+    await stop(service);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(
+    [
+      `bench: ${CONNECTIONS} connections, ${DURATION_SECONDS}s x ${ROUNDS} rounds per server, node ${process.version}`,
+      '',
+      '| target | service req/s | service p99 ms | bare node:http req/s | bare p99 ms | throughput ratio | errors |',
+      '|---|---|---|---|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n'),
+  );
+}
+
+await main();
