@@ -2,6 +2,7 @@
 // same bytes, measured in the same run, reported as ratios (the machines are shared and noisy).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,30 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchA
   });
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the service did not answer ${url} within 30 s`);
+}
+
 async function load(url: string): Promise<Figures> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, pipelining: 1 });
   return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.timeouts };
@@ -52,15 +77,21 @@ function stop(child: ChildProcess): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-bench-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', PROVIDER_MODE: 'demo' };
-  const service = spawn(process.execPath, [join(root, 'apps/server/bin/visibility.js'), 'serve'], {
-    env: { ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [, serviceUrl] = await waitForLine(service, /"msg":"listening".*"url":"(http:\/\/localhost:\d+)"/);
-  const base = (serviceUrl ?? '').replace('localhost', '127.0.0.1');
-  // Quiet the service's per-request logs from here on: they would only measure the pipe.
+  const port = await freePort();
+  const environment: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    // Production logs one line per request; BENCH_LOG_LEVEL=warn measures without them.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    PROVIDER_MODE: 'demo',
+  };
+  delete environment.BASE_URL;
+  const service = spawn(process.execPath, [join(root, 'apps/server/bin/visibility.js'), 'serve'], { env: environment, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Drain the service's logs (as a log shipper would) so the pipe never stalls it.
   service.stdout?.resume();
+  const base = `http://127.0.0.1:${port}`;
+  await waitForHealth(`${base}/health`);
 
   const targets = [
     { name: 'GET /openapi.json', path: '/openapi.json' },
@@ -75,8 +106,8 @@ async function main(): Promise<void> {
   const routesFile = join(dataDir, 'bare-routes.json');
   writeFileSync(routesFile, JSON.stringify(routes));
   const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [barePort] = await waitForLine(bare, /^(\d+)$/);
-  const bareBase = `http://127.0.0.1:${barePort?.[0] ?? ''}`;
+  const [, barePort] = await waitForLine(bare, /^(\d+)$/);
+  const bareBase = `http://127.0.0.1:${barePort ?? ""}`;
 
   const rows: string[] = [];
   try {

@@ -25,7 +25,7 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use(healthRoutes(dependencies.health));
 
   // Built once: the document only changes with the code and BASE_URL.
-  const openApiJson = JSON.stringify(buildOpenApiDocument(dependencies.baseUrl), null, 2);
+  const openApiJson = Buffer.from(JSON.stringify(buildOpenApiDocument(dependencies.baseUrl), null, 2));
   app.use(['/api', '/openapi.json'], publicCors);
   app.get('/openapi.json', (_request, response) => {
     response.setHeader('Cache-Control', 'public, max-age=300');

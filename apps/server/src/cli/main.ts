@@ -13,6 +13,14 @@ export async function main(argv: string[]): Promise<number> {
       const { runExtractBrands } = await import('./extract-brands.js');
       return runExtractBrands(rest);
     }
+    case 'repeat': {
+      const { runRepeat } = await import('./repeat.js');
+      return runRepeat(rest);
+    }
+    case 'check': {
+      const { runCheck } = await import('./check.js');
+      return runCheck(rest);
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -5,6 +5,23 @@ Commands:
   serve                         start the service (REST, MCP, site) on PORT (default 3000)
   extract-brands [--brand NAME] [--competitors "A, B"]
                                 read one answer on stdin, print the brands it names as a JSON array
+  repeat "<question>" [--provider openai|gemini|anthropic] [--json]
+                                ask one buyer question 5 times (runRepeatedBuyerQuestion)
+  check <brand> [--category "<category>"] [--json]
+                                does the model know, list (blind) and recommend the brand (checkBrandRecognition)
 
-Configuration comes from the environment; see README.md.
+repeat and check run against the configured lineup (the demo simulator when no key is set) and
+spend the monthly budget. Progress goes to stderr; stdout carries the result: a readable summary,
+or with --json the REST operation's JSON body (an ApiError body when the measurement could not run).
+
+Exit codes of repeat and check:
+  0    measured (a repeat where some runs failed still counts)
+  1    unexpected error
+  2    usage or validation error (the REST operation's 400); nothing on stdout
+  3    could not measure: budget, provider unavailable/paused/overloaded, not configured,
+       or a repeat where no run answered; code and hint on stderr
+  78   bad configuration
+  130  interrupted (Ctrl-C); the provider calls in flight are aborted
+
+Configuration comes from the environment; see README.md and docs/cli.md.
 `;

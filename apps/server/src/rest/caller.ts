@@ -8,7 +8,11 @@ import type { Request } from 'express';
  * step around a per-IP limit by changing address.
  */
 export function callerKey(request: Request): string {
-  const address = request.ip ?? request.socket.remoteAddress ?? 'unknown';
+  return callerKeyFromAddress(request.ip ?? request.socket.remoteAddress ?? 'unknown');
+}
+
+/** The limit key of one address: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 as its /64. */
+export function callerKeyFromAddress(address: string): string {
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
   if (mapped?.[1] !== undefined) return mapped[1];
   if (isIPv6(address)) return `${ipv6Prefix64(address)}::/64`;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckResponseSchema, RepeatResponseSchema } from '@visibility/core';
 import { postJson, startTestService, type TestService } from '../test-support/service.js';
@@ -144,6 +147,29 @@ describe('limits under concurrency', () => {
       }
     } finally {
       await running.stop();
+    }
+  });
+
+  it('counts callers by X-Forwarded-For only when TRUST_PROXY trusts the proxy, and keeps counts across a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'visibility-limits-'));
+    try {
+      const first = await startTestService({ TRUST_PROXY: 'loopback' }, dataDir);
+      const asCaller = (address: string) =>
+        postJson(`${first.url}/api/check`, { brand: 'Trello' }, { headers: { 'X-Forwarded-For': address } });
+      for (let index = 0; index < 6; index += 1) expect((await asCaller('198.51.100.77')).status).toBe(200);
+      expectApiError(await asCaller('198.51.100.77'), 429, 'rate_limited');
+      expect((await asCaller('198.51.100.78')).status).toBe(200);
+      await first.stop();
+
+      const second = await startTestService({ TRUST_PROXY: 'loopback' }, dataDir);
+      try {
+        const again = await postJson(`${second.url}/api/check`, { brand: 'Trello' }, { headers: { 'X-Forwarded-For': '198.51.100.77' } });
+        expectApiError(again, 429, 'rate_limited');
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
