@@ -1,5 +1,7 @@
 export { applyMigrations, currentSchemaVersion, MIGRATIONS, SchemaTooNewError } from './migrations.js';
 export type { Migration } from './migrations.js';
+export { AuditRepository } from './audit-repository.js';
+export type { AuditRecord } from './audit-repository.js';
 export { BudgetRepository } from './budget-repository.js';
 export type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
 export { RateLimitRepository } from './rate-limit-repository.js';

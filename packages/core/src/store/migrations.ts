@@ -80,6 +80,30 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX budget_reservations_created_at ON budget_reservations (created_at);
     `,
   },
+  {
+    version: 5,
+    name: 'audits',
+    // The response is kept whole (it may gain fields over time); the columns are what we query by.
+    // category_key and brand_key are normalised so the category benchmark groups spellings together.
+    sql: `
+      CREATE TABLE audits (
+        id TEXT PRIMARY KEY,
+        created_at TEXT NOT NULL,
+        brand TEXT NOT NULL,
+        brand_key TEXT NOT NULL,
+        website TEXT NOT NULL,
+        category TEXT NOT NULL,
+        category_key TEXT NOT NULL,
+        email TEXT,
+        mode TEXT NOT NULL,
+        measured INTEGER NOT NULL CHECK (measured IN (0, 1)),
+        score REAL,
+        response_json TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX audits_category_key ON audits (category_key, created_at);
+      CREATE INDEX audits_email ON audits (email) WHERE email IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version newer code must not be started against, with a clear message. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { applyMigrations, MIGRATIONS, type Migration } from './migrations.js';
+import { AuditRepository } from './audit-repository.js';
 import { BudgetRepository } from './budget-repository.js';
 import { RateLimitRepository } from './rate-limit-repository.js';
 import { Repository } from './repository.js';
@@ -14,6 +15,7 @@ export interface Store {
   readonly rateLimitRepository: RateLimitRepository;
   /** Monthly spend and open reservations behind the provider budget. */
   readonly budgetRepository: BudgetRepository;
+  readonly auditRepository: AuditRepository;
   /** Schema versions applied while opening (empty when it was already current). */
   readonly appliedMigrations: readonly number[];
   close(): void;
@@ -46,6 +48,7 @@ export function openStore(options: OpenStoreOptions): Store {
       repository,
       rateLimitRepository: new RateLimitRepository(database),
       budgetRepository: new BudgetRepository(database),
+      auditRepository: new AuditRepository(database),
       appliedMigrations,
       close() {
         if (closed) return;

@@ -1,0 +1,2 @@
+export { createMailer, defaultFromAddress } from './mailer.js';
+export type { Mailer, MailerOptions, MailMessage, SentMail } from './mailer.js';

@@ -1,0 +1,106 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** One stored audit: the columns queries need, plus the whole response as returned. */
+export interface AuditRecord {
+  id: string;
+  createdAt: string;
+  brand: string;
+  brandKey: string;
+  website: string;
+  category: string;
+  categoryKey: string;
+  email: string | undefined;
+  mode: string;
+  /** False when no provider answered: its score must not count as a measured 0. */
+  measured: boolean;
+  score: number | null;
+  response: Record<string, unknown>;
+}
+
+interface AuditRow {
+  id: string;
+  created_at: string;
+  brand: string;
+  brand_key: string;
+  website: string;
+  category: string;
+  category_key: string;
+  email: string | null;
+  mode: string;
+  measured: number;
+  score: number | null;
+  response_json: string;
+}
+
+function fromRow(row: AuditRow): AuditRecord {
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    brand: row.brand,
+    brandKey: row.brand_key,
+    website: row.website,
+    category: row.category,
+    categoryKey: row.category_key,
+    email: row.email ?? undefined,
+    mode: row.mode,
+    measured: row.measured === 1,
+    score: row.score,
+    response: JSON.parse(row.response_json) as Record<string, unknown>,
+  };
+}
+
+/** SQL of the audits table. */
+export class AuditRepository {
+  private readonly prepared = new Map<string, Statement>();
+
+  constructor(private readonly database: Database) {}
+
+  private statement(sql: string): Statement {
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      statement = this.database.prepare(sql);
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Stores a finished audit. */
+  insertAudit(audit: AuditRecord): void {
+    this.statement(`
+      INSERT INTO audits (id, created_at, brand, brand_key, website, category, category_key, email, mode, measured, score, response_json)
+      VALUES (@id, @createdAt, @brand, @brandKey, @website, @category, @categoryKey, @email, @mode, @measured, @score, @responseJson)
+    `).run({
+      ...audit,
+      email: audit.email ?? null,
+      measured: audit.measured ? 1 : 0,
+      responseJson: JSON.stringify(audit.response),
+    });
+  }
+
+  /** Reads one audit by id. */
+  getAudit(id: string): AuditRecord | undefined {
+    const row = this.statement('SELECT * FROM audits WHERE id = ?').get(id) as AuditRow | undefined;
+    return row === undefined ? undefined : fromRow(row);
+  }
+
+  /**
+   * The latest measured score of each other brand audited in a category (one per brand, so a brand
+   * audited ten times does not weigh ten times), excluding one brand.
+   */
+  latestScoresInCategory(categoryKey: string, excludingBrandKey: string, mode: string): number[] {
+    const rows = this.statement(`
+      SELECT score FROM (
+        SELECT brand_key, score, ROW_NUMBER() OVER (PARTITION BY brand_key ORDER BY created_at DESC) AS recency
+        FROM audits
+        WHERE category_key = ? AND brand_key <> ? AND mode = ? AND measured = 1 AND score IS NOT NULL
+      ) WHERE recency = 1
+    `).all(categoryKey, excludingBrandKey, mode) as Array<{ score: number }>;
+    return rows.map((row) => row.score);
+  }
+
+  /** Audits attached to an email address, newest first. */
+  listAuditsByEmail(email: string, limit = 100): AuditRecord[] {
+    const rows = this.statement('SELECT * FROM audits WHERE email = ? ORDER BY created_at DESC LIMIT ?').all(email, limit) as AuditRow[];
+    return rows.map(fromRow);
+  }
+}
