@@ -2,12 +2,13 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { Logger, TrustProxySetting } from '@visibility/core';
 import { ApiError, sendApiError } from './http/api-error.js';
 import { requestContext } from './http/request-context.js';
+import { auditRoutes, type AuditRouteDependencies } from './rest/audit-routes.js';
 import { publicCors } from './rest/cors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { quickMeasurementRoutes, type QuickMeasurementDependencies } from './rest/quick-measurements.js';
 import { healthRoutes, type HealthInfo } from './routes/health.js';
 
-export interface AppDependencies extends QuickMeasurementDependencies {
+export interface AppDependencies extends QuickMeasurementDependencies, Omit<AuditRouteDependencies, 'budget' | 'lineup' | 'rateLimiter'> {
   logger: Logger;
   baseUrl: string;
   trustProxy: TrustProxySetting;
@@ -32,6 +33,7 @@ export function createApp(dependencies: AppDependencies): Express {
     response.type('application/json').send(openApiJson);
   });
   app.use(quickMeasurementRoutes(dependencies));
+  app.use(auditRoutes(dependencies));
 
   const notFound: RequestHandler = (request, response) => {
     const underApi = request.path === '/api' || request.path.startsWith('/api/');

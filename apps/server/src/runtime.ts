@@ -1,6 +1,8 @@
 import {
   buildLimitPolicies,
   createBudget,
+  createMailer,
+  defaultFromAddress,
   createProviderLineup,
   createRateLimiter,
   ensureSessionSecret,
@@ -11,6 +13,7 @@ import {
   type Budget,
   type Config,
   type Logger,
+  type Mailer,
   type Provider,
   type ProviderId,
   type RateLimiter,
@@ -25,6 +28,7 @@ export interface Runtime {
   readonly budget: Budget;
   readonly rateLimiter: RateLimiter;
   readonly lineup: ReadonlyMap<ProviderId, Provider>;
+  readonly mailer: Mailer;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
   readonly simulator: RunningSimulator | undefined;
   close(): Promise<void>;
@@ -50,6 +54,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const lineup = new Map<ProviderId, Provider>();
     // Outermost first: log every call, then reserve budget before queueing for a concurrency slot.
     for (const [id, provider] of adapters) lineup.set(id, withCallLog(withBudget(provider, budget), store.repository));
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: defaultFromAddress(config.baseUrl) });
     const runningSimulator = simulator;
     let closing: Promise<void> | undefined;
     return {
@@ -58,6 +63,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       budget,
       rateLimiter,
       lineup,
+      mailer,
       simulator,
       close() {
         closing ??= (async () => {

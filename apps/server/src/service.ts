@@ -24,13 +24,17 @@ export interface RunningService {
 export async function startService(config: Config, logger: Logger): Promise<RunningService> {
   const startedAt = new Date();
   const runtime = await createRuntime(config, logger);
-  const { store, budget, rateLimiter, lineup, simulator } = runtime;
+  const { store, budget, rateLimiter, lineup, simulator, mailer } = runtime;
   try {
     const app = createApp({
       logger,
       lineup,
       budget,
       rateLimiter,
+      mode: config.providerMode,
+      auditRepository: store.auditRepository,
+      mailer,
+      crawlHostMap: config.crawlHostMap,
       baseUrl: config.baseUrl,
       trustProxy: config.trustProxy,
       health: {

@@ -167,3 +167,31 @@ export type {
   RepeatMetrics,
   RepeatRun,
 } from './measurements/index.js';
+export { AI_CRAWLERS, crawlSite, normalizeWebsite, safeFetch, SafeFetchError } from './crawl/index.js';
+export type {
+  AiCrawlerAccess,
+  BotAccess,
+  CrawlFailureCode,
+  CrawlHostMap,
+  CrawlOptions,
+  CrawlReport,
+  HostLookup,
+  NormalizedWebsite,
+  PageSummary,
+  SiteLanguage,
+  Vertical,
+} from './crawl/index.js';
+export { createMailer, defaultFromAddress } from './mail/index.js';
+export type { Mailer, MailerOptions, MailMessage, SentMail } from './mail/index.js';
+export { escapeHtml } from './text/escape.js';
+export { AuditRepository } from './store/index.js';
+export type { AuditRecord } from './store/index.js';
+export { computeCategoryBenchmark, generateBuyerQuestions, runAudit, wilsonInterval } from './audit/index.js';
+export type { AuditMode, AuditProgress, AuditReport, AuditSummary as AuditSummaryReport, CategoryBenchmark, NextStep } from './audit/index.js';
+export { parseAuditRequest } from './operations/audit-request.js';
+export type { ValidAuditRequest } from './operations/audit-request.js';
+export { buildAuditMail } from './operations/audit-mail.js';
+export type { AuditMailFacts } from './operations/audit-mail.js';
+export { RequestValidationError } from './operations/request-error.js';
+export { startVisibilityAudit, StoreUnavailableError } from './operations/start-visibility-audit.js';
+export type { StartAuditDependencies, StartAuditOptions, StartAuditProgress, StoredAudit } from './operations/start-visibility-audit.js';

@@ -250,3 +250,22 @@ describe('a live lineup with one provider', () => {
     }
   });
 });
+
+describe('internal failures', () => {
+  it('answer 500 server_error as an ApiError without a stack trace, and the process keeps serving', async () => {
+    const running = await startTestService();
+    try {
+      // The database going away mid-life is an internal failure the caller cannot fix.
+      running.service.store.database.close();
+      const result = await postJson(`${running.url}/api/check`, { brand: 'Notion', category: 'note-taking apps' });
+      expectApiError(result, 500, 'server_error');
+      expect(JSON.stringify(result.body)).not.toMatch(/at .*\.(js|ts):\d+/);
+      expect(result.body.hint).toContain(result.headers.get('x-request-id'));
+      const health = await fetch(`${running.url}/health`);
+      expect(health.status).toBe(200);
+      expect(running.logLines.some((line) => line.includes('"level":"error"') && line.includes('unhandled error'))).toBe(true);
+    } finally {
+      await running.stop().catch(() => undefined);
+    }
+  });
+});

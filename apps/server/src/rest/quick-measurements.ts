@@ -9,7 +9,7 @@ import {
 } from '@visibility/core';
 import { callerKey } from './caller.js';
 import { jsonBody } from './json-body.js';
-import { toApiError } from './measurement-errors.js';
+import { toApiError } from './core-errors.js';
 import { consumeRateLimit } from './rate-limit.js';
 import { parseCheckRequest, parseRepeatRequest } from './validation.js';
 

@@ -41,6 +41,11 @@ export interface ReserveRequest {
   prompt: string;
   /** The answer-length cap the call runs with; the estimate assumes all of it is used. */
   maxOutputTokens: number;
+  /**
+   * Reserve even past the cap. Only the audit's degraded mode asks for this: the spec keeps audits
+   * working when the budget is used up, with one sample per question (and the audit's own limits).
+   */
+  overCap?: boolean | undefined;
 }
 
 export type ReserveOutcome =
@@ -162,7 +167,7 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
         const month = monthOf(moment);
         const totals = repository.totals(month);
         // A free call (demo lineup) never spends money, so it is never refused.
-        if (estimateMicroUsd > 0 && totals.spentMicroUsd + totals.reservedMicroUsd + estimateMicroUsd > capMicroUsd) {
+        if (request.overCap !== true && estimateMicroUsd > 0 && totals.spentMicroUsd + totals.reservedMicroUsd + estimateMicroUsd > capMicroUsd) {
           return undefined;
         }
         const granted = {

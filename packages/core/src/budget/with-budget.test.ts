@@ -55,6 +55,18 @@ describe('withBudget', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('lets the audit degraded mode spend past the cap, and records that spend', async () => {
+    const budget = budgetAt(0);
+    const { provider, calls } = fakeProvider(async () => answer({ inputTokens: 1000, outputTokens: 1000 }));
+    const guarded = withBudget(provider, budget);
+    await expect(guarded.ask({ prompt: 'Best CRM?' })).rejects.toMatchObject({ kind: 'budget' });
+    const result = await guarded.ask({ prompt: 'Best CRM?', allowOverBudget: true });
+    expect(result.text).toBe('HubSpot, Salesforce');
+    expect(calls).toHaveLength(1);
+    expect(budget.status().spentMicroUsd).toBe(2000);
+    expect(budget.status().exhausted).toBe(true);
+  });
+
   it('reserves the estimate during the call and settles the real cost after', async () => {
     const budget = budgetAt(10);
     let reservedDuringCall = -1;

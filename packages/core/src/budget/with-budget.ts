@@ -22,6 +22,7 @@ export function withBudget(provider: Provider, budget: Budget, options: WithBudg
         model: provider.model,
         prompt: request.prompt,
         maxOutputTokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
+        overCap: request.allowOverBudget === true,
       });
       if (!outcome.granted) {
         throw new ProviderFailure({

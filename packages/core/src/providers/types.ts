@@ -15,6 +15,8 @@ export interface AskRequest {
   signal?: AbortSignal;
   /** What the call is for (e.g. "repeat", "check.recognition"); kept in the call log, never sent. */
   purpose?: string;
+  /** Spend past the monthly cap: only the audit's degraded mode (one sample per question) sets it. */
+  allowOverBudget?: boolean;
 }
 
 export interface TokenUsage {

@@ -1,0 +1,101 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditResponseSchema } from '@visibility/core';
+import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
+import { postJson, startTestService, type TestService } from '../test-support/service.js';
+
+const API_ERROR = { error: expect.any(String), code: expect.any(String), hint: expect.any(String), docs: 'http://visibility.test/developers' };
+
+describe('POST /api/audit', () => {
+  let site: FixtureSite;
+  let running: TestService;
+  beforeAll(async () => {
+    site = await startFixtureSite(SAAS_SITE);
+    running = await startTestService({ CRAWL_HOST_MAP: `pipedrive.test=${site.origin}`, TRUST_PROXY: 'loopback' });
+  });
+  afterAll(async () => {
+    await running.stop();
+    await site.close();
+  });
+
+  const audit = (body: unknown, caller = '203.0.113.10', raw?: string) =>
+    postJson(`${running.url}/api/audit`, body, { headers: { 'X-Forwarded-For': caller }, ...(raw === undefined ? {} : { raw }) });
+
+  it.each([
+    ['broken JSON', undefined, '{"brand":', 'invalid_body'],
+    ['a brand that is not a string', { brand: 1, website: 'pipedrive.test', category: 'CRM' }, undefined, 'invalid_body'],
+    ['no category', { brand: 'Pipedrive', website: 'pipedrive.test' }, undefined, 'missing_required'],
+    ['a localhost website', { brand: 'Pipedrive', website: 'http://localhost:3000', category: 'CRM' }, undefined, 'invalid_website'],
+    ['a private-address website', { brand: 'Pipedrive', website: 'http://10.0.0.8/', category: 'CRM' }, undefined, 'invalid_website'],
+    ['a bad email', { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM', email: 'nope' }, undefined, 'invalid_email'],
+  ])('answers %s with 400 and its code, crawling and spending nothing', async (_name, body, raw, code) => {
+    const before = site.requests.length;
+    const result = await audit(body, '203.0.113.99', raw);
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({ ...API_ERROR, code });
+    expect(site.requests.length).toBe(before);
+    expect(result.headers.get('x-ratelimit-remaining')).toBeNull();
+  });
+
+  it('crawls the site, measures every provider, stores the audit and mails the result', async () => {
+    const result = await audit({
+      brand: 'Pipedrive',
+      website: 'pipedrive.test',
+      category: 'CRM software',
+      competitors: 'HubSpot, Salesforce',
+      email: 'owner@pipedrive.test',
+    });
+    expect(result.status).toBe(200);
+    const body = AuditResponseSchema.parse(result.body);
+    expect(body.mode).toBe('demo');
+    expect(body.audit.website).toBe('https://pipedrive.test/');
+    expect(body.providerFindings.map((finding) => finding.provider).sort()).toEqual(['anthropic', 'gemini', 'openai']);
+    expect(result.headers.get('x-ratelimit-remaining')).toBe(String(body.rateLimit?.remaining));
+    expect(result.headers.get('x-ratelimit-reset')).toBe(body.rateLimit?.resetAt);
+    expect(body.rateLimit?.remaining).toBe(5);
+    // The crawl really happened, and the robots.txt findings turned into next steps.
+    expect(site.requests.some((line) => line.endsWith(' /robots.txt'))).toBe(true);
+    expect(JSON.stringify(body.personalizedNextSteps)).toMatch(/OAI-SearchBot/);
+    // Stored, so the map and the badge can find it later.
+    expect(running.service.store.auditRepository.getAudit(body.id)?.brand).toBe('Pipedrive');
+    // No buyer question named the brand.
+    const buyerPrompts = running.service.simulator?.requests().filter((request) => request.kind !== 'recognition') ?? [];
+    for (const request of buyerPrompts) expect(request.prompt.toLowerCase()).not.toContain('pipedrive');
+    // The mail is in the outbox, labelled demo.
+    const outbox = join(running.dataDir, 'outbox');
+    const files = readdirSync(outbox);
+    expect(files).toHaveLength(1);
+    const mail = readFileSync(join(outbox, files[0] ?? ''), 'utf8');
+    expect(mail).toContain('To: owner@pipedrive.test');
+    expect(mail).toContain('demo lineup');
+  });
+
+  it('answers 503 store_unavailable when saving fails twice, with Retry-After', async () => {
+    running.service.store.database.exec(
+      "CREATE TRIGGER refuse_audits BEFORE INSERT ON audits BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END;",
+    );
+    try {
+      const result = await audit({ brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' }, '203.0.113.11');
+      expect(result.status).toBe(503);
+      expect(result.body).toEqual({ ...API_ERROR, code: 'store_unavailable' });
+      expect(result.headers.get('retry-after')).toBe('60');
+    } finally {
+      running.service.store.database.exec('DROP TRIGGER refuse_audits');
+    }
+  });
+
+  it('lets 6 audits an hour through per caller and answers the 7th with 429', async () => {
+    const caller = '203.0.113.12';
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => audit({ brand: 'Acme', website: 'pipedrive.test', category: 'CRM software' }, caller)),
+    );
+    expect(results.filter((result) => result.status === 200)).toHaveLength(6);
+    const refused = results.filter((result) => result.status === 429);
+    expect(refused).toHaveLength(2);
+    for (const result of refused) {
+      expect(result.body.code).toBe('rate_limited');
+      expect(result.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+    }
+  });
+});
