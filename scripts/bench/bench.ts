@@ -7,11 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { measureAudit, startBenchSite } from './audit-wall-time.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const AUDIT_LATENCY_MS = Number(process.env.BENCH_AUDIT_LATENCY_MS ?? 300);
+const AUDIT_CONCURRENCY = 4;
 
 interface Figures {
   requestsPerSecond: number;
@@ -77,6 +80,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-bench-'));
+  const site = await startBenchSite();
   const port = await freePort();
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
@@ -85,9 +89,13 @@ async function main(): Promise<void> {
     // Production logs one line per request; BENCH_LOG_LEVEL=warn measures without them.
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     PROVIDER_MODE: 'demo',
+    PROVIDER_CONCURRENCY: String(AUDIT_CONCURRENCY),
+    CRAWL_HOST_MAP: `pipedrive.bench=${site.origin}`,
+    TRUST_PROXY: 'loopback',
   };
   delete environment.BASE_URL;
   const service = spawn(process.execPath, [join(root, 'apps/server/bin/visibility.js'), 'serve'], { env: environment, stdio: ['ignore', 'pipe', 'inherit'] });
+  const [, simulatorUrl] = await waitForLine(service, /"simulator":"(http:\/\/127\.0\.0\.1:\d+)"/);
   // Drain the service's logs (as a log shipper would) so the pipe never stalls it.
   service.stdout?.resume();
   const base = `http://127.0.0.1:${port}`;
@@ -110,6 +118,7 @@ async function main(): Promise<void> {
   const bareBase = `http://127.0.0.1:${barePort ?? ""}`;
 
   const rows: string[] = [];
+  const auditRows: string[] = [];
   try {
     for (const target of targets) {
       const ours: Figures[] = [];
@@ -129,7 +138,14 @@ async function main(): Promise<void> {
         `| ${target.name} | ${oursRps.toFixed(0)} | ${oursP99.toFixed(1)} | ${bareRps.toFixed(0)} | ${bareP99.toFixed(1)} | ${(oursRps / bareRps).toFixed(2)} | ${errors} |`,
       );
     }
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const figures = await measureAudit(base, simulatorUrl ?? '', AUDIT_LATENCY_MS, AUDIT_CONCURRENCY, `198.51.100.${round + 1}`);
+      auditRows.push(
+        `| audit ${round + 1} | ${figures.questions} x ${figures.samplesPerQuestion} x ${figures.providers} providers | ${figures.wallMs.toFixed(0)} | ${figures.criticalPathMs} | ${(figures.wallMs / figures.criticalPathMs).toFixed(2)} |`,
+      );
+    }
   } finally {
+    await site.close();
     await stop(bare);
     await stop(service);
     rmSync(dataDir, { recursive: true, force: true });
@@ -141,6 +157,12 @@ async function main(): Promise<void> {
       '| target | service req/s | service p99 ms | bare node:http req/s | bare p99 ms | throughput ratio | errors |',
       '|---|---|---|---|---|---|---|',
       ...rows,
+      '',
+      `audit wall time: every simulated provider call takes ${AUDIT_LATENCY_MS} ms, PROVIDER_CONCURRENCY=${AUDIT_CONCURRENCY}; critical path = ceil(questions x samples / concurrency) x latency`,
+      '',
+      '| run | calls per provider | wall ms | critical path ms | ratio |',
+      '|---|---|---|---|---|',
+      ...auditRows,
       '',
     ].join('\n'),
   );

@@ -136,6 +136,7 @@ export {
   CHECK_PROVIDER_ORDER,
   CHECK_SCORE_POINTS,
   checkBrandRecognition,
+  checkQuestions,
   checkVerdict,
   chooseCheckProvider,
   computeCheckScore,

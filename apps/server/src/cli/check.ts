@@ -1,24 +1,8 @@
 import { parseArgs } from 'node:util';
-import {
-  blindListCategoryPhrase,
-  CHECK_PROMPTS,
-  checkBrandRecognition,
-  chooseCheckProvider,
-  promptMentionsBrand,
-  type CheckResponse,
-} from '@visibility/core';
+import { checkBrandRecognition, checkQuestions, chooseCheckProvider, type CheckResponse } from '@visibility/core';
 import { parseCheckRequest } from '../rest/validation.js';
 import { formatCheckSummary } from './format.js';
 import { EXIT_CODES, runMeasurementCommand, usageError, validationError } from './measurement-run.js';
-
-/**
- * Whether the check asks the blind list: the same rule as core's `checkQuestions` (not exported from the
- * package root), built from its exported parts. Only the readable summary uses it, to say why a list is empty.
- */
-export function asksBlindList(brand: string, category: string | undefined): boolean {
-  const phrase = category === undefined ? null : blindListCategoryPhrase(category, brand);
-  return phrase !== null && !promptMentionsBrand(CHECK_PROMPTS.en.blindList(phrase), brand);
-}
 
 const CHECK_USAGE = 'Usage: visibility check <brand> [--category "<category>"] [--json]   (or --brand <brand>)\n';
 
@@ -61,7 +45,7 @@ export async function runCheck(argv: string[]): Promise<number> {
   } catch (error) {
     return validationError('check', error, CHECK_USAGE);
   }
-  const blindListAsked = asksBlindList(request.brand, request.category);
+  const blindListAsked = checkQuestions(request.brand, request.category).blindList !== null;
 
   return runMeasurementCommand<CheckResponse>({
     name: 'check',

@@ -21,6 +21,14 @@ const VERDICT_WORDS: Readonly<Record<CheckResponse['verdict'], string>> = {
   invisible: 'invisible',
 };
 
+/** A wait in seconds as a person reads it: "45 s", "5 min", "3 h", "8 days". */
+export function describeWait(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 2 * 3600) return `${Math.ceil(seconds / 60)} min`;
+  if (seconds < 2 * 86_400) return `${Math.ceil(seconds / 3600)} h`;
+  return `${Math.ceil(seconds / 86_400)} days`;
+}
+
 function listOrNone(items: readonly string[]): string {
   return items.length === 0 ? '(none)' : items.join(', ');
 }
@@ -66,7 +74,7 @@ export function formatRepeatSummary(result: RepeatResponse, context: SummaryCont
 /** The readable summary of a CheckResponse: score and verdict, recognition, the blind list with the brand marked, the recommendation. */
 export function formatCheckSummary(result: CheckResponse, context: CheckSummaryContext): string {
   const header = [`Brand: ${result.brand}`, `Category: ${result.category === '' ? '(none: the score reflects recognition only)' : result.category}`];
-  const score = [`Score: ${result.score}/100, ${VERDICT_WORDS[result.verdict]} (${result.verdict})`];
+  const score = [`Score: ${result.score}/100`, `Verdict: ${result.verdict} (${VERDICT_WORDS[result.verdict]})`];
   const recognition = result.knows
     ? [`Knows the brand: yes`, `  ${quoted(result.description)}`]
     : [`Knows the brand: no`];

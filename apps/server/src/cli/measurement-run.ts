@@ -4,7 +4,8 @@
 import { ConfigError, createLogger, loadConfig, MeasurementError, type LogLevelName, type MeasurementOptions } from '@visibility/core';
 import { ApiError, type ApiErrorBody } from '../http/api-error.js';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { createProgressDisplay, type ProgressDisplay } from './progress.js';
+import { describeWait } from './format.js';
+import { createProgressDisplay } from './progress.js';
 
 /** The CLI's exit codes for measurements. */
 export const EXIT_CODES = {
@@ -86,10 +87,16 @@ export async function runMeasurementCommand<Result>(command: MeasurementCommand<
   try {
     runtime = await createRuntime(config, logger);
     if (runtime.simulator !== undefined) {
-      progress.note('Demo lineup: no provider key is set, so the answers come from the built-in demo simulator, not a real model.');
+      progress.note('Demo lineup: the answers come from the built-in demo simulator, not from a real model.');
     }
     progress.note(command.describe(runtime));
-    const result = await command.measure(runtime, { signal: controller.signal, onProgress: (event) => progress.step(event) });
+    const result = await command.measure(runtime, {
+      signal: controller.signal,
+      onProgress: (event) => {
+        // Calls cancelled by Ctrl-C report as failed runs; they are not news.
+        if (!controller.signal.aborted) progress.step(event);
+      },
+    });
     progress.finish();
     const assessment = command.assess?.(result) ?? { exitCode: EXIT_CODES.ok };
     if (command.json) writeJson(result);
@@ -113,7 +120,7 @@ function reportFailure(command: Pick<MeasurementCommand<unknown>, 'name' | 'json
     return EXIT_CODES.interrupted;
   }
   if (error instanceof MeasurementError) {
-    const retry = error.retryAfterSeconds === undefined ? '' : `\n  retry after: ${error.retryAfterSeconds} s`;
+    const retry = error.retryAfterSeconds === undefined ? '' : `\n  retry after: ${describeWait(error.retryAfterSeconds)} (${error.retryAfterSeconds} s)`;
     process.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${error.hint}${retry}\n`);
     if (command.json) {
       const body: ApiErrorBody = { error: error.message, code: error.code, hint: error.hint, docs: `${baseUrl}/developers` };

@@ -1,0 +1,61 @@
+// Argument handling of `visibility repeat` and `visibility check` that never reaches the runtime, run in
+// process (the spawned-bin tests in measure-commands.test.ts cover the REST validation codes end to end).
+
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { runCheck } from './check.js';
+import { assessRepeat, runRepeat } from './repeat.js';
+
+let stdout: MockInstance;
+let stderr: MockInstance;
+
+beforeEach(() => {
+  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+});
+afterEach(() => vi.restoreAllMocks());
+
+const written = (spy: MockInstance): string => spy.mock.calls.map((call) => String(call[0])).join('');
+
+describe('repeat and check arguments', () => {
+  it.each([
+    { run: runCheck, args: ['Acme', 'CRM'], message: 'expected one brand, got 2 arguments' },
+    { run: runCheck, args: ['Acme', '--brand', 'Acme'], message: 'not both' },
+    { run: runCheck, args: ['x'.repeat(81)], message: '[missing_brand]' },
+    { run: runCheck, args: ['Acme', '--category', 'c'.repeat(121)], message: '[missing_brand]' },
+    { run: runRepeat, args: ['best', 'CRM'], message: 'quote the question' },
+    { run: runRepeat, args: ['   '], message: '[empty_question]' },
+    { run: runRepeat, args: ['best CRM', '--bogus'], message: "'--bogus'" },
+    { run: runRepeat, args: ['best CRM', '--provider'], message: "'--provider <value>' argument missing" },
+  ])('$args is a usage error: exit 2, message on stderr, nothing on stdout', async ({ run, args, message }) => {
+    expect(await run(args)).toBe(2);
+    expect(written(stderr)).toContain(message);
+    expect(written(stdout)).toBe('');
+  });
+
+  it('--help prints the command usage on stdout and exits 0', async () => {
+    expect(await runRepeat(['--help'])).toBe(0);
+    expect(await runCheck(['-h'])).toBe(0);
+    expect(written(stdout)).toMatch(/^Usage: visibility repeat .*\nUsage: visibility check /s);
+  });
+});
+
+describe('assessRepeat', () => {
+  const result = (oks: boolean[]) => ({
+    question: 'q',
+    provider: 'openai' as const,
+    model: 'm',
+    runsRequested: oks.length,
+    runs: oks.map((ok) => (ok ? { ok, brands: [], answer: 'a' } : { ok, brands: [], answer: null, error: 'the provider did not answer in time' })),
+    metrics: { okRuns: oks.filter(Boolean).length, comparable: false, pairs: 0, sameSetPairs: 0, jaccardMean: null, union: 0, inAll: [], once: [], perRun: [] },
+  });
+
+  it('counts a repeat with some failed runs as measured and one with none answered as not measured', () => {
+    expect(assessRepeat(result([true, true, true, true, true]))).toEqual({ exitCode: 0 });
+    expect(assessRepeat(result([true, false, true, false, true]))).toEqual({ exitCode: 0, note: expect.stringContaining('2 of 5 runs failed') });
+    expect(assessRepeat(result([false, false, false, false, false]))).toEqual({
+      exitCode: 3,
+      note: expect.stringContaining('no run answered (the provider did not answer in time)'),
+    });
+  });
+});
+
