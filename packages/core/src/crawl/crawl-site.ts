@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { compareBotAccess, type AccessSample } from './bot-access.js';
 import type { CrawlFailureCode, CrawlReport, RobotsReport, SitemapReport, TextFileReport } from './crawl-report.js';
 import { mappedOrigin, type CrawlHostMap } from './host-map.js';
@@ -46,6 +47,8 @@ export async function crawlSite(website: string, options: CrawlOptions = {}): Pr
   const started = Date.now();
   const report = emptyReport(website, new Date(started).toISOString());
   const deadline = new AbortController();
+  // Every concurrent fetch (pages, robots.txt, llms.txt, sitemap, the bot probe) listens on this one signal.
+  setMaxListeners(64, deadline.signal);
   const deadlineMs = options.deadlineMs ?? DEFAULT_CRAWL_DEADLINE_MS;
   const timer = setTimeout(() => deadline.abort(new Error(`crawl deadline of ${deadlineMs} ms reached`)), deadlineMs);
   const onCancel = (): void => deadline.abort(options.signal?.reason);
