@@ -81,6 +81,9 @@ function stop(child: ChildProcess): Promise<void> {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-bench-'));
   const site = await startBenchSite();
+  // The providers are remote in production, so the simulator runs in its own process here too.
+  const simulator = spawn(process.execPath, [join(root, 'packages/simulator/dist/cli.js'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [, simulatorUrl] = await waitForLine(simulator, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
   const port = await freePort();
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
@@ -88,14 +91,23 @@ async function main(): Promise<void> {
     DATA_DIR: dataDir,
     // Production logs one line per request; BENCH_LOG_LEVEL=warn measures without them.
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    PROVIDER_MODE: 'demo',
+    // A live lineup pointed at the simulator, with demo- model ids so the budget prices them at 0.
+    PROVIDER_MODE: 'live',
+    OPENAI_API_KEY: 'bench',
+    OPENAI_BASE_URL: `${simulatorUrl}/v1`,
+    OPENAI_MODEL: 'demo-gpt-4.1-mini',
+    ANTHROPIC_API_KEY: 'bench',
+    ANTHROPIC_BASE_URL: simulatorUrl,
+    ANTHROPIC_MODEL: 'demo-claude-sonnet-4-5',
+    GEMINI_API_KEY: 'bench',
+    GEMINI_BASE_URL: simulatorUrl,
+    GEMINI_MODEL: 'demo-gemini-2.5-flash',
     PROVIDER_CONCURRENCY: String(AUDIT_CONCURRENCY),
     CRAWL_HOST_MAP: `pipedrive.bench=${site.origin}`,
     TRUST_PROXY: 'loopback',
   };
   delete environment.BASE_URL;
   const service = spawn(process.execPath, [join(root, 'apps/server/bin/visibility.js'), 'serve'], { env: environment, stdio: ['ignore', 'pipe', 'inherit'] });
-  const [, simulatorUrl] = await waitForLine(service, /"simulator":"(http:\/\/127\.0\.0\.1:\d+)"/);
   // Drain the service's logs (as a log shipper would) so the pipe never stalls it.
   service.stdout?.resume();
   const base = `http://127.0.0.1:${port}`;
@@ -146,6 +158,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await site.close();
+    await stop(simulator);
     await stop(bare);
     await stop(service);
     rmSync(dataDir, { recursive: true, force: true });

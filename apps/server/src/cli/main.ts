@@ -21,6 +21,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runCheck } = await import('./check.js');
       return runCheck(rest);
     }
+    case 'audit': {
+      const { runAuditCommand } = await import('./audit.js');
+      return runAuditCommand(rest);
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -1,11 +1,23 @@
-// What `visibility repeat` and `visibility check` share: the configured runtime, the progress display,
+// What `visibility repeat`, `visibility check` and `visibility audit` share: the configured runtime, the progress display,
 // Ctrl-C, and the exit codes scripts branch on (documented in docs/cli.md and the usage text).
 
-import { ConfigError, createLogger, loadConfig, MeasurementError, type LogLevelName, type MeasurementOptions } from '@visibility/core';
+import { setMaxListeners } from 'node:events';
+import {
+  ConfigError,
+  createLogger,
+  loadConfig,
+  MeasurementError,
+  RequestValidationError,
+  StoreUnavailableError,
+  type Config,
+  type LogLevelName,
+  type Logger,
+  type MeasurementProgress,
+} from '@visibility/core';
 import { ApiError, type ApiErrorBody } from '../http/api-error.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { describeWait } from './format.js';
-import { createProgressDisplay } from './progress.js';
+import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
 /** The CLI's exit codes for measurements. */
 export const EXIT_CODES = {
@@ -15,7 +27,7 @@ export const EXIT_CODES = {
   unexpected: 1,
   /** Bad arguments, or a request the REST operation would refuse with a 400. */
   usage: 2,
-  /** The measurement could not run (MeasurementError), or a repeat where no run answered. */
+  /** The measurement could not run (MeasurementError, an audit that could not be saved), or ran and measured nothing. */
   notMeasured: 3,
   /** The configuration (environment) is invalid, as `visibility serve` reports it. */
   config: 78,
@@ -26,20 +38,44 @@ export const EXIT_CODES = {
 /** Log levels by verbosity: the CLI logs warnings and errors (on stderr) unless LOG_LEVEL is quieter. */
 const LOG_LEVEL_RANK: Readonly<Record<LogLevelName, number>> = { debug: 0, info: 1, warn: 2, error: 3, silent: 4 };
 
+/** What a measurement gets besides the runtime: Ctrl-C's signal, the progress callback, the CLI's logger. */
+export interface MeasureOptions<Progress> {
+  signal: AbortSignal;
+  onProgress: (event: Progress) => void;
+  logger: Logger;
+}
+
 /** How one measurement command runs once its arguments are valid. */
-export interface MeasurementCommand<Result> {
-  /** The command's name, for messages: "repeat", "check". */
+export interface MeasurementCommand<Result, Progress extends MeasurementProgress = MeasurementProgress> {
+  /** The command's name, for messages: "repeat", "check", "audit". */
   name: string;
   /** Print the REST operation's JSON (`--json`) instead of the readable summary. */
   json: boolean;
+  /** The configuration, when the command loaded it already (to validate its arguments); else loaded here. */
+  config?: Config | undefined;
   /** The line shown on stderr before the first provider call. */
   describe(runtime: Runtime): string;
   /** Runs the core measurement against the runtime's lineup. */
-  measure(runtime: Runtime, options: Required<Pick<MeasurementOptions, 'onProgress' | 'signal'>>): Promise<Result>;
+  measure(runtime: Runtime, options: MeasureOptions<Progress>): Promise<Result>;
+  /** How progress events are shown (default: one `  [3/5] label` step each). */
+  progress?(runtime: Runtime, display: ProgressDisplay): (event: Progress) => void;
   /** The readable summary printed on stdout without `--json`. */
   summarize(result: Result, runtime: Runtime): string;
   /** Whether a result that arrived still counts as not measured (exit 3), with the reason for stderr. */
   assess?(result: Result): { exitCode: number; note?: string | undefined };
+}
+
+/** Loads the configuration from the environment; a ConfigError is reported on stderr and becomes exit 78. */
+export function loadCliConfig(): Config | number {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return EXIT_CODES.config;
+    }
+    throw error;
+  }
 }
 
 /** Writes a usage error (stderr only, nothing on stdout) and returns exit code 2. */
@@ -48,9 +84,9 @@ export function usageError(name: string, message: string, usage: string): number
   return EXIT_CODES.usage;
 }
 
-/** Turns the REST validation's ApiError into a usage error, so the CLI refuses exactly what the API refuses. */
+/** Turns the REST validation's 400 (ApiError, RequestValidationError) into a usage error, so the CLI refuses exactly what the API refuses. */
 export function validationError(name: string, error: unknown, usage: string): number {
-  if (!(error instanceof ApiError)) throw error;
+  if (!(error instanceof ApiError) && !(error instanceof RequestValidationError)) throw error;
   return usageError(name, `${error.message} [${error.code}]`, usage);
 }
 
@@ -60,21 +96,17 @@ function writeJson(value: unknown): void {
 }
 
 /** Loads the config, runs the measurement with progress on stderr and Ctrl-C support, prints the result, and returns the exit code. */
-export async function runMeasurementCommand<Result>(command: MeasurementCommand<Result>): Promise<number> {
+export async function runMeasurementCommand<Result, Progress extends MeasurementProgress = MeasurementProgress>(
+  command: MeasurementCommand<Result, Progress>,
+): Promise<number> {
   const progress = createProgressDisplay(process.stderr);
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      return EXIT_CODES.config;
-    }
-    throw error;
-  }
+  const config = command.config ?? loadCliConfig();
+  if (typeof config === 'number') return config;
 
   // Ctrl-C aborts the provider calls in flight; a second Ctrl-C gives up waiting for them.
   const controller = new AbortController();
+  // Every concurrent provider call listens on this one signal (an audit makes dozens at once).
+  setMaxListeners(0, controller.signal);
   const onInterrupt = (): void => {
     if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
     controller.abort(new Error('interrupted'));
@@ -90,12 +122,14 @@ export async function runMeasurementCommand<Result>(command: MeasurementCommand<
       progress.note('Demo lineup: the answers come from the built-in demo simulator, not from a real model.');
     }
     progress.note(command.describe(runtime));
+    const show = command.progress?.(runtime, progress) ?? ((event: Progress) => progress.step(event));
     const result = await command.measure(runtime, {
       signal: controller.signal,
       onProgress: (event) => {
         // Calls cancelled by Ctrl-C report as failed runs; they are not news.
-        if (!controller.signal.aborted) progress.step(event);
+        if (!controller.signal.aborted) show(event);
       },
+      logger,
     });
     progress.finish();
     const assessment = command.assess?.(result) ?? { exitCode: EXIT_CODES.ok };
@@ -113,17 +147,18 @@ export async function runMeasurementCommand<Result>(command: MeasurementCommand<
 }
 
 /** Maps a failed measurement to its exit code, with the message on stderr (and the ApiError JSON for `--json`). */
-function reportFailure(command: Pick<MeasurementCommand<unknown>, 'name' | 'json'>, error: unknown, signal: AbortSignal, baseUrl: string): number {
+function reportFailure(command: { name: string; json: boolean }, error: unknown, signal: AbortSignal, baseUrl: string): number {
   const prefix = `visibility ${command.name}`;
   if (signal.aborted) {
     process.stderr.write(`${prefix}: interrupted; the provider calls in flight were aborted.\n`);
     return EXIT_CODES.interrupted;
   }
-  if (error instanceof MeasurementError) {
+  if (error instanceof MeasurementError || error instanceof StoreUnavailableError) {
+    const hint = error instanceof StoreUnavailableError ? `Retry in a minute (${error.retryAfterSeconds} seconds).` : error.hint;
     const retry = error.retryAfterSeconds === undefined ? '' : `\n  retry after: ${describeWait(error.retryAfterSeconds)} (${error.retryAfterSeconds} s)`;
-    process.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${error.hint}${retry}\n`);
+    process.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${hint}${retry}\n`);
     if (command.json) {
-      const body: ApiErrorBody = { error: error.message, code: error.code, hint: error.hint, docs: `${baseUrl}/developers` };
+      const body: ApiErrorBody = { error: error.message, code: error.code, hint, docs: `${baseUrl}/developers` };
       writeJson(body);
     }
     return EXIT_CODES.notMeasured;

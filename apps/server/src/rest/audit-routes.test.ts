@@ -98,4 +98,43 @@ describe('POST /api/audit', () => {
       expect(result.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     }
   });
+
+  it('keeps a provider that fails throughout out of the findings and reports it as not measured', async () => {
+    running.service.simulator?.injectFaults([{ kind: 'server_error', provider: 'gemini', times: 10_000, status: 500 }]);
+    try {
+      const result = await audit({ brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' }, '203.0.113.13');
+      expect(result.status).toBe(200);
+      const body = AuditResponseSchema.parse(result.body);
+      expect(body.providerFindings.map((finding) => finding.provider).sort()).toEqual(['anthropic', 'openai']);
+      expect(body.providerErrors?.map((failure) => failure.provider)).toEqual(['gemini']);
+    } finally {
+      running.service.simulator?.clearFaults();
+    }
+  });
+});
+
+describe('POST /api/audit when the monthly budget is used up', () => {
+  it('still answers, degraded: one sample per question per provider, and says so', async () => {
+    const site = await startFixtureSite(SAAS_SITE);
+    const running = await startTestService({
+      CRAWL_HOST_MAP: `pipedrive.test=${site.origin}`,
+      MONTHLY_BUDGET_USD: '0',
+      MODEL_PRICES: JSON.stringify({ 'demo-': { input: 1, output: 1 } }),
+    });
+    try {
+      const result = await postJson(`${running.url}/api/audit`, { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' });
+      expect(result.status).toBe(200);
+      const body = AuditResponseSchema.parse(result.body);
+      expect(body.degraded).toBe(true);
+      expect(body.audit.degraded).toBe(true);
+      expect(body.audit.samplesPerQuestion).toBe(1);
+      const questions = (body.productFanout as { questions: string[] }).questions.length;
+      const asked = running.service.simulator?.requests().length ?? 0;
+      expect(asked).toBe(questions * 3);
+      expect(body.providerFindings).toHaveLength(3);
+    } finally {
+      await running.stop();
+      await site.close();
+    }
+  });
 });
