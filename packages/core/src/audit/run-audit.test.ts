@@ -1,0 +1,194 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { AuditResponseSchema } from '../api/schemas.js';
+import { ProviderFailure, type AskRequest, type Provider, type ProviderId } from '../providers/types.js';
+import { runAudit } from './run-audit.js';
+import { crawlReport } from './test-support/crawl-report.js';
+import type { AuditDependencies, AuditInput, AuditProgress } from './types.js';
+
+interface FakeProvider extends Provider {
+  prompts: string[];
+}
+
+/** A provider that answers every prompt with the same text (or fails with the given failure). */
+function fakeProvider(id: ProviderId, answer: string | ProviderFailure): FakeProvider {
+  const prompts: string[] = [];
+  return {
+    id,
+    model: `demo-${id}`,
+    prompts,
+    async ask(request: AskRequest) {
+      prompts.push(request.prompt);
+      request.signal?.throwIfAborted();
+      if (answer instanceof ProviderFailure) throw answer;
+      return { provider: id, model: `demo-${id}-2025`, text: answer, usage: { inputTokens: 10, outputTokens: 20 }, latencyMs: 1, attempts: 1 };
+    },
+  };
+}
+
+const NAMES_BRAND = 'Here are good options:\n\n1. **Salesforce** — the enterprise leader.\n2. **HubSpot** — a generous free tier.\n3. **Pipedrive** — simple pipelines.';
+const NAMES_OTHERS = 'Consider these:\n\n1. **Salesforce** — the enterprise leader.\n2. **Zoho CRM** — affordable.';
+
+function lineupOf(...providers: FakeProvider[]): AuditDependencies {
+  return { mode: 'demo', lineup: new Map(providers.map((provider) => [provider.id, provider])) };
+}
+
+const input: AuditInput = { brand: 'HubSpot', website: 'https://www.hubspot.com', category: 'CRM software', competitors: 'Pipedrive, Copper', crawl: crawlReport() };
+
+/** What the REST layer will add before answering. */
+function asResponse(report: object): unknown {
+  return { id: randomUUID(), createdAt: new Date().toISOString(), ...report };
+}
+
+describe('runAudit', () => {
+  it('returns findings, competitors and next steps that parse as an AuditResponse once id and createdAt are added', async () => {
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const gemini = fakeProvider('gemini', NAMES_OTHERS);
+    const report = await runAudit(lineupOf(openai, gemini), input);
+
+    expect(AuditResponseSchema.safeParse(asResponse(report)).success).toBe(true);
+    expect(report).toMatchObject({ mode: 'demo', measurementLocale: 'en', categoryLocalized: 'CRM software', categoryBenchmark: null, degraded: false, providerErrors: [] });
+    const questions = report.productFanout?.questions ?? [];
+    expect(questions.length).toBeGreaterThanOrEqual(6);
+    expect(report.productFanout?.language).toBe('en');
+    expect(report).not.toHaveProperty('fanoutMissingReason');
+    // Every question asked 3 times to each provider, verbatim.
+    expect(openai.prompts).toHaveLength(questions.length * 3);
+    expect([...new Set(openai.prompts)].sort()).toEqual([...questions].sort());
+
+    const [openaiFinding, geminiFinding] = report.providerFindings;
+    expect(openaiFinding).toMatchObject({ provider: 'openai', model: 'demo-openai-2025', mentionRate: 1, averagePosition: 2, score: 90, samples: questions.length * 3 });
+    expect(geminiFinding).toMatchObject({ provider: 'gemini', mentionRate: 0, averagePosition: null, score: 0 });
+    expect(report.audit).toMatchObject({
+      brand: 'HubSpot',
+      website: 'https://www.hubspot.com',
+      category: 'CRM software',
+      measured: true,
+      score: 45,
+      risk: 'medium',
+      mentionRate: 0.5,
+      samplesPerQuestion: 3,
+      questions: questions.length,
+      successfulSamples: questions.length * 6,
+      providersAsked: ['openai', 'gemini'],
+      providersAnswered: ['openai', 'gemini'],
+      degraded: false,
+    });
+    expect(report.audit).not.toHaveProperty('notMeasuredReason');
+    // Salesforce is named in every answer, Zoho CRM in every answer without HubSpot: both ahead of the watch list.
+    expect(report.competitors.map((competitor) => [competitor.name, competitor.watched])).toEqual([
+      ['Salesforce', false],
+      ['Zoho CRM', false],
+      ['Pipedrive', true],
+      ['Copper', true],
+    ]);
+    expect(report.personalizedNextSteps.map((step) => step.id)).toContain('comparison-pages');
+  });
+
+  it('measures in the language of the crawl unless promptLanguage says otherwise', async () => {
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const spanishSite = { ...input, category: 'software CRM', crawl: crawlReport({ language: 'es' }) };
+    const spanish = await runAudit(lineupOf(openai), spanishSite);
+    expect(spanish.measurementLocale).toBe('es');
+    expect(spanish.productFanout?.language).toBe('es');
+    expect(openai.prompts.every((prompt) => prompt.startsWith('¿'))).toBe(true);
+    const english = await runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND)), { ...spanishSite, promptLanguage: 'en' });
+    expect(english.measurementLocale).toBe('en');
+    expect(english.categoryLocalized).toBe('software CRM');
+  });
+
+  it('skips sampling when no buyer question can be written, and still reports the site’s next steps', async () => {
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const crawl = crawlReport({ llmsTxt: { url: undefined, present: false, httpStatus: 404, bytes: 0 } });
+    const report = await runAudit(lineupOf(openai), { ...input, category: 'HubSpot alternatives', crawl });
+    expect(openai.prompts).toEqual([]);
+    expect(report.productFanout).toBeNull();
+    expect(report.fanoutMissingReason).toMatch(/HubSpot alternatives/u);
+    expect(report.providerFindings).toEqual([]);
+    expect(report.audit).toMatchObject({ measured: false, score: 0, risk: 'unknown', scoreInterval: null, providersAsked: [] });
+    expect(report.audit.notMeasuredReason).toMatch(/No buyer questions/u);
+    expect(report.personalizedNextSteps.map((step) => step.id)).toEqual(['add-llms-txt']);
+    expect(AuditResponseSchema.safeParse(asResponse(report)).success).toBe(true);
+  });
+
+  it('reports "not measured", not a score of 0 for the brand, when every provider fails', async () => {
+    const failure = (id: ProviderId): ProviderFailure => new ProviderFailure({ kind: 'unavailable', provider: id, message: 'refused' });
+    const report = await runAudit(lineupOf(fakeProvider('openai', failure('openai')), fakeProvider('anthropic', failure('anthropic'))), input);
+    expect(report.providerFindings).toEqual([]);
+    expect(report.providerErrors.map((error) => [error.provider, error.kind, error.failedSamples])).toEqual([
+      ['openai', 'unavailable', report.audit.questions * 3],
+      ['anthropic', 'unavailable', report.audit.questions * 3],
+    ]);
+    expect(report.audit).toMatchObject({ measured: false, score: 0, risk: 'unknown', providersAnswered: [] });
+    expect(report.audit.notMeasuredReason).toMatch(/^Every provider asked failed/u);
+    // No "get listed" advice from answers that never came.
+    expect(report.personalizedNextSteps.some((step) => step.id === 'get-listed-where-assistants-look')).toBe(false);
+    expect(AuditResponseSchema.safeParse(asResponse(report)).success).toBe(true);
+  });
+
+  it('reports "not measured" when no provider is configured', async () => {
+    const report = await runAudit({ mode: 'live', lineup: new Map() }, input);
+    expect(report.mode).toBe('live');
+    expect(report.audit).toMatchObject({ measured: false, risk: 'unknown' });
+    expect(report.audit.notMeasuredReason).toMatch(/No model provider/u);
+    expect(report.productFanout?.questions.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('runs degraded (one sample per question) when the monthly budget is used up', async () => {
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const budget = { hasBudgetLeft: () => false, status: () => ({ resetAt: new Date('2030-01-01T00:00:00Z') }) as never };
+    const report = await runAudit({ ...lineupOf(openai), budget }, input);
+    expect(report.degraded).toBe(true);
+    expect(report.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1 });
+    expect(openai.prompts).toHaveLength(report.audit.questions);
+    expect(report.providerFindings[0]?.samples).toBe(report.audit.questions);
+    expect(report.audit.confidence).not.toBe('high');
+  });
+
+  it('reports progress through questions, answers (per provider) and findings', async () => {
+    const events: AuditProgress[] = [];
+    const report = await runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND), fakeProvider('anthropic', NAMES_OTHERS)), input, {
+      onProgress: (event) => events.push(event),
+    });
+    const total = report.audit.questions * 3 * 2;
+    const answers = events.filter((event) => event.stage === 'answers');
+    expect(events[0]).toMatchObject({ stage: 'questions', completed: 0 });
+    expect(events.at(-1)).toMatchObject({ stage: 'findings', completed: 1, total: 1 });
+    expect(answers).toHaveLength(total);
+    expect(answers.map((event) => event.completed)).toEqual(Array.from({ length: total }, (_, index) => index + 1));
+    expect(answers.every((event) => event.total === total)).toBe(true);
+    expect(new Set(answers.map((event) => event.provider))).toEqual(new Set(['openai', 'anthropic']));
+    const stages = events.map((event) => event.stage);
+    expect(stages.lastIndexOf('questions')).toBeLessThan(stages.indexOf('answers'));
+    expect(stages.lastIndexOf('answers')).toBeLessThan(stages.indexOf('findings'));
+  });
+
+  it('calls beforeSpend once before the first provider call, and stops when it throws', async () => {
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const refused = new Error('rate limited');
+    await expect(
+      runAudit(lineupOf(openai), input, {
+        beforeSpend: () => {
+          throw refused;
+        },
+      }),
+    ).rejects.toBe(refused);
+    expect(openai.prompts).toEqual([]);
+
+    let calls = 0;
+    await runAudit(lineupOf(openai), input, { beforeSpend: () => (calls += 1) });
+    expect(calls).toBe(1);
+  });
+
+  it('rejects with the signal’s reason when cancelled', async () => {
+    const controller = new AbortController();
+    const reason = new Error('client went away');
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const promise = runAudit(lineupOf(openai), input, { signal: controller.signal, onProgress: () => controller.abort(reason) });
+    await expect(promise).rejects.toBe(reason);
+  });
+
+  it('refuses fewer than 3 samples per question', async () => {
+    await expect(runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND)), input, { samplesPerQuestion: 2 })).rejects.toThrow(RangeError);
+  });
+});

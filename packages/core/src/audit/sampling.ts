@@ -1,0 +1,160 @@
+// The audit's sampling: every enabled provider is asked every buyer question several times, all at once
+// (the lineup's per-provider concurrency caps decide how many calls are in flight), and every answer is
+// reduced to the brands it names and where the audited brand stands among them.
+
+import { createBrandMatcher, extractBrands, positionInList, type BrandMatcher } from '../extraction/index.js';
+import type { MeasurementDependencies } from '../measurements/types.js';
+import type { Provider, ProviderId } from '../providers/types.js';
+import { websiteDomain } from './website-domain.js';
+import { DEFAULT_SAMPLES_PER_QUESTION, MIN_SAMPLES_PER_QUESTION, type AuditProgress } from './types.js';
+
+/** What the call log records these calls as. */
+export const AUDIT_PURPOSE = 'audit.buyer_question';
+
+export interface AuditSamplingRequest {
+  brand: string;
+  /** The watch list, parsed: hints for the extractor, like the brand. */
+  competitors: readonly string[];
+  questions: readonly string[];
+  /** At least 3 (default 3); ignored (1) in degraded mode. */
+  samplesPerQuestion?: number | undefined;
+  /** Forces degraded mode; it is also entered when the monthly budget is used up. */
+  degraded: boolean;
+  /** The brand's website: its domain also counts as naming the brand. */
+  website?: string | undefined;
+}
+
+export interface AuditSamplingOptions {
+  signal?: AbortSignal | undefined;
+  onProgress?: ((event: AuditProgress) => void) | undefined;
+}
+
+/** One call: a question asked once to one provider. */
+export interface SampledCall {
+  questionIndex: number;
+  /** 0-based repeat of that question. */
+  sampleIndex: number;
+  ok: boolean;
+  /** The answer text; null for a failed call. */
+  answer: string | null;
+  /** The exact model id that answered; null for a failed call. */
+  model: string | null;
+  brands: string[];
+  named: boolean;
+  position: number | null;
+  /** Why the call failed (a ProviderFailure, normally); undefined when it answered. */
+  failure?: unknown;
+}
+
+export interface ProviderSamples {
+  provider: ProviderId;
+  /** The model id requested. */
+  model: string;
+  calls: SampledCall[];
+}
+
+export interface AuditSampling {
+  degraded: boolean;
+  /** Samples per question actually asked. */
+  samplesPerQuestion: number;
+  questions: string[];
+  providers: ProviderSamples[];
+}
+
+/**
+ * Whether the audit runs degraded (one sample per question): forced by the caller, or because the monthly
+ * budget cannot pay for one of the enabled models. Free (demo) models never degrade the audit.
+ */
+export function isDegraded(dependencies: MeasurementDependencies, forced = false): boolean {
+  if (forced) return true;
+  const budget = dependencies.budget;
+  if (budget === undefined) return false;
+  return [...dependencies.lineup.values()].some((provider) => !budget.hasBudgetLeft(provider.model));
+}
+
+/** Asks each enabled provider each question `samplesPerQuestion` times (once when degraded), all concurrently; failed calls are failed samples. */
+export async function runAuditSampling(
+  dependencies: MeasurementDependencies,
+  request: AuditSamplingRequest,
+  options: AuditSamplingOptions = {},
+): Promise<AuditSampling> {
+  const requested = request.samplesPerQuestion ?? DEFAULT_SAMPLES_PER_QUESTION;
+  if (!Number.isInteger(requested) || requested < MIN_SAMPLES_PER_QUESTION) {
+    throw new RangeError(`samplesPerQuestion must be an integer of at least ${MIN_SAMPLES_PER_QUESTION}, got ${requested}`);
+  }
+  const degraded = isDegraded(dependencies, request.degraded);
+  const samplesPerQuestion = degraded ? 1 : requested;
+  const questions = [...request.questions];
+  const providers = [...dependencies.lineup.values()];
+  const matcher = brandMatcherFor(request.brand, request.website);
+  const total = providers.length * questions.length * samplesPerQuestion;
+  options.signal?.throwIfAborted();
+
+  let completed = 0;
+  const results = await Promise.all(
+    providers.map(async (provider): Promise<ProviderSamples> => {
+      const calls = await Promise.all(
+        questions.flatMap((question, questionIndex) =>
+          Array.from({ length: samplesPerQuestion }, async (_, sampleIndex): Promise<SampledCall> => {
+            const call = await askOnce(provider, question, questionIndex, sampleIndex, { ...request, degraded }, matcher, options.signal);
+            completed += 1;
+            options.onProgress?.({
+              stage: 'answers',
+              completed,
+              total,
+              label: `${provider.id}: question ${questionIndex + 1}, sample ${sampleIndex + 1}: ${call.ok ? 'ok' : 'failed'}`,
+              provider: provider.id,
+            });
+            return call;
+          }),
+        ),
+      );
+      return { provider: provider.id, model: provider.model, calls };
+    }),
+  );
+  // A cancelled audit has no result to report, not a grid of failed samples.
+  options.signal?.throwIfAborted();
+  return { degraded, samplesPerQuestion, questions, providers: results };
+}
+
+/** The audited brand's matcher, with its website's domain as another written form. */
+export function brandMatcherFor(brand: string, website?: string): BrandMatcher {
+  const domain = websiteDomain(website);
+  return createBrandMatcher(brand, domain === undefined ? {} : { domain });
+}
+
+async function askOnce(
+  provider: Provider,
+  question: string,
+  questionIndex: number,
+  sampleIndex: number,
+  request: AuditSamplingRequest,
+  matcher: BrandMatcher,
+  signal: AbortSignal | undefined,
+): Promise<SampledCall> {
+  try {
+    const answer = await provider.ask({
+      prompt: question,
+      purpose: AUDIT_PURPOSE,
+      // Degraded mode is the spec's answer to a used-up budget: one sample per question, past the cap.
+      allowOverBudget: request.degraded,
+      ...(signal === undefined ? {} : { signal }),
+    });
+    const brands = extractBrands(answer.text, { brand: request.brand, competitors: request.competitors });
+    const position = positionInList(brands, matcher);
+    return {
+      questionIndex,
+      sampleIndex,
+      ok: true,
+      answer: answer.text,
+      model: answer.model,
+      brands,
+      // The list position is the usual evidence; the matcher on the whole text catches a mention the extractor missed.
+      named: position !== null || matcher.mentions(answer.text),
+      position,
+    };
+  } catch (failure) {
+    // Any failure, even an unexpected one, is a failed sample: one bad call must never sink the audit.
+    return { questionIndex, sampleIndex, ok: false, answer: null, model: null, brands: [], named: false, position: null, failure };
+  }
+}
