@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { Logger, TrustProxySetting } from '@visibility/core';
 import { ApiError, sendApiError } from './http/api-error.js';
 import { requestContext } from './http/request-context.js';
@@ -13,6 +13,8 @@ export interface AppDependencies extends QuickMeasurementDependencies, Omit<Audi
   baseUrl: string;
   trustProxy: TrustProxySetting;
   health: HealthInfo;
+  /** Further route modules (map, sign-in, tokens), mounted before the 404 handler. */
+  routers?: Router[];
 }
 
 /** Builds the one Express app that serves REST, MCP and the site. */
@@ -34,6 +36,7 @@ export function createApp(dependencies: AppDependencies): Express {
   });
   app.use(quickMeasurementRoutes(dependencies));
   app.use(auditRoutes(dependencies));
+  for (const router of dependencies.routers ?? []) app.use(router);
 
   const notFound: RequestHandler = (request, response) => {
     const underApi = request.path === '/api' || request.path.startsWith('/api/');

@@ -29,6 +29,8 @@ export interface Runtime {
   readonly rateLimiter: RateLimiter;
   readonly lineup: ReadonlyMap<ProviderId, Provider>;
   readonly mailer: Mailer;
+  /** Signs session cookies: SESSION_SECRET, or the one generated and kept in DATA_DIR. */
+  readonly sessionSecret: string;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
   readonly simulator: RunningSimulator | undefined;
   close(): Promise<void>;
@@ -40,7 +42,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   if (store.appliedMigrations.length > 0) logger.info('store migrated', { path: store.path, applied: store.appliedMigrations });
   let simulator: RunningSimulator | undefined;
   try {
-    ensureSessionSecret(config.dataDir, config.sessionSecret);
+    const sessionSecret = ensureSessionSecret(config.dataDir, config.sessionSecret);
     const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: config.monthlyBudgetUsd, modelPrices: config.modelPrices });
     const rateLimiter = createRateLimiter(store.rateLimitRepository, {
       policies: buildLimitPolicies({ repeatDailyCap: config.repeatDailyCap }),
@@ -64,6 +66,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       rateLimiter,
       lineup,
       mailer,
+      sessionSecret,
       simulator,
       close() {
         closing ??= (async () => {

@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, Store } from '@visibility/core';
 import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
+import { authRoutes } from './auth/auth-routes.js';
+import { mapRoutes } from './rest/map-routes.js';
+import { tokenRoutes } from './rest/token-routes.js';
+import type { RouteContext } from './route-context.js';
 import { createRuntime } from './runtime.js';
 import { SERVICE_VERSION } from './version.js';
 
@@ -26,7 +30,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const runtime = await createRuntime(config, logger);
   const { store, budget, rateLimiter, lineup, simulator, mailer } = runtime;
   try {
+    const context: RouteContext = { config, runtime, logger };
     const app = createApp({
+      routers: [mapRoutes(context), authRoutes(context), tokenRoutes(context)],
       logger,
       lineup,
       budget,

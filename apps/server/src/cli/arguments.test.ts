@@ -1,7 +1,8 @@
-// Argument handling of `visibility repeat` and `visibility check` that never reaches the runtime, run in
+// Argument handling of `visibility repeat`, `visibility check` and `visibility audit` that never reaches the runtime, run in
 // process (the spawned-bin tests in measure-commands.test.ts cover the REST validation codes end to end).
 
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { assessAudit, runAuditCommand } from './audit.js';
 import { runCheck } from './check.js';
 import { assessRepeat, runRepeat } from './repeat.js';
 
@@ -16,7 +17,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const written = (spy: MockInstance): string => spy.mock.calls.map((call) => String(call[0])).join('');
 
-describe('repeat and check arguments', () => {
+describe('repeat, check and audit arguments', () => {
   it.each([
     { run: runCheck, args: ['Acme', 'CRM'], message: 'expected one brand, got 2 arguments' },
     { run: runCheck, args: ['Acme', '--brand', 'Acme'], message: 'not both' },
@@ -26,6 +27,9 @@ describe('repeat and check arguments', () => {
     { run: runRepeat, args: ['   '], message: '[empty_question]' },
     { run: runRepeat, args: ['best CRM', '--bogus'], message: "'--bogus'" },
     { run: runRepeat, args: ['best CRM', '--provider'], message: "'--provider <value>' argument missing" },
+    { run: runAuditCommand, args: ['Acme', 'CRM software', '--website', 'acme.com'], message: 'expected one brand, got 2 arguments' },
+    { run: runAuditCommand, args: ['Acme', '--brand', 'Acme'], message: 'not both' },
+    { run: runAuditCommand, args: ['Acme', '--lang', 'es'], message: "'--lang'" },
   ])('$args is a usage error: exit 2, message on stderr, nothing on stdout', async ({ run, args, message }) => {
     expect(await run(args)).toBe(2);
     expect(written(stderr)).toContain(message);
@@ -35,7 +39,8 @@ describe('repeat and check arguments', () => {
   it('--help prints the command usage on stdout and exits 0', async () => {
     expect(await runRepeat(['--help'])).toBe(0);
     expect(await runCheck(['-h'])).toBe(0);
-    expect(written(stdout)).toMatch(/^Usage: visibility repeat .*\nUsage: visibility check /s);
+    expect(await runAuditCommand(['--help'])).toBe(0);
+    expect(written(stdout)).toMatch(/^Usage: visibility repeat .*\nUsage: visibility check .*\nUsage: visibility audit /s);
   });
 });
 
@@ -59,3 +64,17 @@ describe('assessRepeat', () => {
   });
 });
 
+
+describe('assessAudit', () => {
+  const audit = (measured: boolean, failed: string[]) =>
+    ({
+      audit: { measured, providersAnswered: measured ? ['openai'] : [], ...(measured ? {} : { notMeasuredReason: 'Every provider asked failed to answer.' }) },
+      providerErrors: failed.map((provider) => ({ provider, reason: 'the provider timed out' })),
+    }) as unknown as Parameters<typeof assessAudit>[0];
+
+  it('counts an audit with some providers failed as measured and one with nothing measured as not measured', () => {
+    expect(assessAudit(audit(true, []))).toEqual({ exitCode: 0 });
+    expect(assessAudit(audit(true, ['gemini']))).toEqual({ exitCode: 0, note: 'not measured by gemini (the provider timed out); the score covers openai.' });
+    expect(assessAudit(audit(false, ['openai']))).toEqual({ exitCode: 3, note: 'nothing was measured. Every provider asked failed to answer.' });
+  });
+});

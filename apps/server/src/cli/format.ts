@@ -210,8 +210,9 @@ function questionLines(result: StoredAudit): string[] {
     return [`Buyer questions: none (${result.fanoutMissingReason ?? 'no questions could be written'})`];
   }
   const asked = result.audit.providersAsked.length;
+  const times = result.audit.samplesPerQuestion === 1 ? 'once' : `${result.audit.samplesPerQuestion} times`;
   return [
-    `Buyer questions: ${result.productFanout.questions.length}, each asked ${plural(result.audit.samplesPerQuestion, 'time')} to ${plural(asked, 'provider')} (the brand is never named in them)`,
+    `Buyer questions: ${result.productFanout.questions.length}, each asked ${times} to ${plural(asked, 'provider')} (the brand is never named in them)`,
   ];
 }
 
