@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 
 /** One stored audit: the columns queries need, plus the whole response as returned. */
 export interface AuditRecord {
@@ -50,20 +50,7 @@ function fromRow(row: AuditRow): AuditRecord {
 }
 
 /** SQL of the audits table. */
-export class AuditRepository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class AuditRepository extends SqlRepository {
   /** Stores a finished audit. */
   insertAudit(audit: AuditRecord): void {
     this.statement(`

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 
 /** The estimate held for one provider call in flight. */
 export interface BudgetReservationRecord {
@@ -20,21 +20,7 @@ export interface BudgetTotals {
 }
 
 /** The SQL behind the monthly provider budget: settled spend per month and open reservations. */
-export class BudgetRepository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  /** Prepares each statement once, on first use, so a partly migrated database can still be opened. */
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class BudgetRepository extends SqlRepository {
   /** Spend settled in the month, and all open reservations whatever month they were made in. */
   totals(month: string): BudgetTotals {
     const spend = this.statement('SELECT spent_micro_usd AS spent, calls FROM budget_spend WHERE month = ?').get(month) as
@@ -85,13 +71,5 @@ export class BudgetRepository {
         calls = calls + excluded.calls,
         updated_at = excluded.updated_at
     `).run(month, microUsd, calls, updatedAt.toISOString());
-  }
-
-  /**
-   * Runs work in one IMMEDIATE transaction: the write lock is taken before the totals are read, so
-   * check-then-reserve cannot overspend even when several processes share the database file.
-   */
-  transaction<T>(work: () => T): T {
-    return this.database.transaction(work).immediate();
   }
 }

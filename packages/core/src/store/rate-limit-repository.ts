@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 
 /** One fixed-window counter: which limit, whose calls, and which window (epoch milliseconds). */
 export interface CounterWindow {
@@ -11,21 +11,7 @@ export interface CounterWindow {
 }
 
 /** The SQL behind the rate limiter's persistent fixed-window counters. */
-export class RateLimitRepository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  /** Prepares each statement once, on first use, so a partly migrated database can still be opened. */
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class RateLimitRepository extends SqlRepository {
   /** How many calls each counter has already let through (0 for a window never used). */
   usedCounts(windows: readonly CounterWindow[]): number[] {
     const read = this.statement('SELECT used FROM rate_limit_counters WHERE bucket = ? AND caller_key = ? AND window_start = ?');
@@ -47,13 +33,5 @@ export class RateLimitRepository {
   /** Deletes counters whose window has ended; returns how many went. */
   pruneEndedBefore(nowMs: number): number {
     return this.statement('DELETE FROM rate_limit_counters WHERE window_end <= ?').run(nowMs).changes;
-  }
-
-  /**
-   * Runs work in one IMMEDIATE transaction: the write lock is taken before the first read, so a
-   * check-then-increment is exact even when several processes share the database file.
-   */
-  transaction<T>(work: () => T): T {
-    return this.database.transaction(work).immediate();
   }
 }

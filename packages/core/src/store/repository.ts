@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 import type { ProviderFailureKind, ProviderId } from '../providers/types.js';
 
 /** One provider call as the store keeps it. */
@@ -24,21 +24,7 @@ export interface ProviderCallTotals {
 }
 
 /** The one place that owns SQL; everything else asks it by name. */
-export class Repository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  /** Prepares each statement once, on first use, so a partly migrated database can still be read. */
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class Repository extends SqlRepository {
   /** Reads a value kept in app_meta. */
   getMeta(key: string): string | undefined {
     const row = this.statement('SELECT value FROM app_meta WHERE key = ?').get(key) as { value: string } | undefined;
@@ -71,10 +57,5 @@ export class Repository {
              COALESCE(SUM(output_tokens), 0) AS outputTokens
       FROM provider_calls WHERE created_at >= ?
     `).get(since.toISOString()) as ProviderCallTotals;
-  }
-
-  /** Runs work in one write transaction. */
-  transaction<T>(work: () => T): T {
-    return this.database.transaction(work).immediate();
   }
 }
