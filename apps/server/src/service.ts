@@ -31,8 +31,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   const { store, budget, rateLimiter, lineup, simulator, mailer } = runtime;
   try {
     const context: RouteContext = { config, runtime, logger };
+    const buyerQuestionMaps = mapRoutes(context);
     const app = createApp({
-      routers: [mapRoutes(context), authRoutes(context), tokenRoutes(context)],
+      routers: [buyerQuestionMaps.router, authRoutes(context), tokenRoutes(context)],
       logger,
       lineup,
       budget,
@@ -56,6 +57,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     server.requestTimeout = 120_000;
     server.keepAliveTimeout = 5_000;
     await listen(server, config.port);
+    // Map jobs a stopped or killed process left running pick up where their stored cells end.
+    buyerQuestionMaps.resume();
     const port = (server.address() as AddressInfo).port;
     const url = `http://localhost:${port}`;
 
@@ -80,7 +83,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       simulator,
       close(graceMs = 10_000) {
         closing ??= (async () => {
-          await stopServer(server, graceMs);
+          // Map jobs stop with the server (their waiting POSTs answer the running state) and before the store closes.
+          await Promise.all([buyerQuestionMaps.stop(graceMs), stopServer(server, graceMs)]);
           await runtime.close();
           logger.info('stopped');
         })();

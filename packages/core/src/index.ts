@@ -185,8 +185,8 @@ export type {
 export { createMailer, defaultFromAddress } from './mail/index.js';
 export type { Mailer, MailerOptions, MailMessage, SentMail } from './mail/index.js';
 export { escapeHtml } from './text/escape.js';
-export { AuditRepository } from './store/index.js';
-export type { AuditRecord } from './store/index.js';
+export { AccountRepository, AuditRepository } from './store/index.js';
+export type { AccountRecord, AuditRecord } from './store/index.js';
 export { computeCategoryBenchmark, generateBuyerQuestions, runAudit, wilsonInterval } from './audit/index.js';
 export type { AuditMode, AuditProgress, AuditReport, AuditSummary as AuditSummaryReport, CategoryBenchmark, NextStep } from './audit/index.js';
 export { parseAuditRequest } from './operations/audit-request.js';
@@ -196,3 +196,60 @@ export type { AuditMailFacts } from './operations/audit-mail.js';
 export { RequestValidationError } from './operations/request-error.js';
 export { startVisibilityAudit, StoreUnavailableError } from './operations/start-visibility-audit.js';
 export type { StartAuditDependencies, StartAuditOptions, StartAuditProgress, StoredAudit } from './operations/start-visibility-audit.js';
+export { SignInRepository } from './store/index.js';
+export type { SignInLinkRecord } from './store/index.js';
+export { TokenRepository } from './store/index.js';
+export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './store/index.js';
+export {
+  AUDIT_TOKEN_PREFIXES,
+  badgeForToken,
+  badgeStateAt,
+  cleanBadgeText,
+  fitTextToWidth,
+  formatMeasuredMonth,
+  hashAuditToken,
+  isAuditTokenKind,
+  isWellFormedAuditToken,
+  lastRunOf,
+  measureTextWidth,
+  mintAuditToken,
+  RECHECK_AFTER_DAYS,
+  renderBadgeSvg,
+  resolveAuditToken,
+  revokeAuditToken,
+} from './tokens/index.js';
+export type { BadgeInput, BadgeState, FittedText, MintAuditTokenInput, TokenBadge } from './tokens/index.js';
+export { MapRepository } from './store/index.js';
+export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart } from './store/index.js';
+export {
+  buildBuyerQuestionMap,
+  BuyerQuestionMapRunner,
+  createBuyerQuestionMapRunner,
+  DEFAULT_MAP_CONCURRENCY_PER_PROVIDER,
+  DEFAULT_MAP_STOP_GRACE_MS,
+  DEFAULT_MAP_WAIT_MS,
+  getBuyerQuestionMap,
+  MAP_ERROR_CODES,
+  MAP_PURPOSE,
+  MapError,
+  resumeBuyerQuestionMaps,
+  startBuyerQuestionMap,
+  stopBuyerQuestionMaps,
+} from './map/index.js';
+export type {
+  BuyerQuestionMap,
+  BuyerQuestionMapCell,
+  BuyerQuestionMapDependencies,
+  BuyerQuestionMapProgress,
+  BuyerQuestionMapProviderSummary,
+  BuyerQuestionMapResponse,
+  BuyerQuestionMapRow,
+  BuyerQuestionMapRunnerOptions,
+  BuyerQuestionMapStatus,
+  BuyerQuestionMapSummary,
+  CellFailure,
+  MapErrorCode,
+  Remeasuring,
+  StartBuyerQuestionMapOptions,
+  StartBuyerQuestionMapRequest,
+} from './map/index.js';

@@ -25,6 +25,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runAuditCommand } = await import('./audit.js');
       return runAuditCommand(rest);
     }
+    case 'credits': {
+      const { runCredits } = await import('./credits.js');
+      return runCredits(rest);
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -12,6 +12,8 @@ Commands:
   audit <brand> --website <site> --category "<category>" [--competitors "A, B"] [--location X]
         [--language en|es] [--email addr] [--json]
                                 the full audit: crawl, buyer questions, every provider sampled (startVisibilityAudit)
+  credits grant <email> <n>     add n credits to an account (creating it); prints the new balance.
+                                Exit 0 done, 2 bad email or n, 78 bad configuration
 
 repeat, check and audit run against the configured lineup (the demo simulator when no key is set) and
 spend the monthly budget. Progress goes to stderr; stdout carries the result: a readable summary,

@@ -1,7 +1,125 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import {
+  badgeForToken,
+  cleanBadgeText,
+  escapeHtml,
+  isAuditTokenKind,
+  mintAuditToken,
+  revokeAuditToken,
+  type AuditRecord,
+} from '@visibility/core';
+import { isSameOriginRequest } from '../auth/same-origin.js';
+import { readSession } from '../auth/session.js';
+import { ApiError } from '../http/api-error.js';
 import type { RouteContext } from '../route-context.js';
 
-/** Badge and share tokens: minting by the owner, and GET /api/badge/{token}. */
-export function tokenRoutes(_context: RouteContext): Router {
-  return Router();
+/** A badge is cached for a day (spec); "not found" only briefly, so a fresh token shows up soon. */
+export const BADGE_MAX_AGE_SECONDS = 86_400;
+export const BADGE_NOT_FOUND_MAX_AGE_SECONDS = 300;
+/** The badge is only ever an image: it may not load or run anything, inline presentation only. */
+export const BADGE_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Badge and share tokens. Private (absent from /openapi.json, owner only): POST
+ * /api/audit/{auditId}/badge-token, POST /api/audit/{auditId}/share-link and DELETE
+ * /api/audit/{auditId}/tokens/{kind}/{token}. Public: GET /api/badge/{token} (getVisibilityBadge).
+ */
+export function tokenRoutes(context: RouteContext): Router {
+  const router = Router();
+  const { store, sessionSecret } = context.runtime;
+  const baseUrl = context.config.baseUrl;
+
+  /** The audit the signed-in caller owns, or the ApiError that says why not (401, then 404, then 403). */
+  function ownedAudit(request: Request): { audit: AuditRecord; email: string } {
+    // These change state with the owner's cookie: a page on another site must not trigger them.
+    if (!isSameOriginRequest(request, baseUrl)) {
+      throw new ApiError(403, 'cross_origin', 'This request came from another site.', 'Manage badges and share links from this site.');
+    }
+    const session = readSession(request, sessionSecret);
+    if (session === undefined) {
+      throw new ApiError(
+        401,
+        'unauthorized',
+        'Sign in to manage badges and share links of an audit.',
+        'Sign in on the site with the email the audit was sent to, then retry with the sb-access-token cookie.',
+      );
+    }
+    const auditId = String(request.params.auditId ?? '');
+    const audit = UUID.test(auditId) ? store.auditRepository.getAudit(auditId.toLowerCase()) : undefined;
+    if (audit === undefined) {
+      throw new ApiError(404, 'audit_not_found', 'There is no audit with that id.', 'Use the id from the AuditResponse of POST /api/audit.');
+    }
+    if (audit.email === undefined || audit.email.toLowerCase() !== session.email.toLowerCase()) {
+      throw new ApiError(
+        403,
+        'forbidden',
+        'Only the owner of this audit can manage its badges and share links.',
+        'Sign in with the email address the audit was sent to.',
+      );
+    }
+    return { audit, email: session.email };
+  }
+
+  function sendCreated(response: Response, body: Record<string, string>): void {
+    // The raw token is shown exactly once: no cache may keep it.
+    response.setHeader('Cache-Control', 'no-store');
+    response.status(201).json(body);
+  }
+
+  router.post('/api/audit/:auditId/badge-token', (request, response) => {
+    const { audit, email } = ownedAudit(request);
+    const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'badge', createdBy: email });
+    const badgeUrl = `${baseUrl}/api/badge/${token}`;
+    const landingUrl = `${baseUrl}/badge/${token}`;
+    sendCreated(response, { token, badgeUrl, landingUrl, embedHtml: badgeEmbedHtml(audit.brand, badgeUrl, landingUrl) });
+  });
+
+  router.post('/api/audit/:auditId/share-link', (request, response) => {
+    const { audit, email } = ownedAudit(request);
+    const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'share', createdBy: email });
+    sendCreated(response, { token, url: `${baseUrl}/share/${token}` });
+  });
+
+  router.delete('/api/audit/:auditId/tokens/:kind/:token', (request, response) => {
+    const { audit } = ownedAudit(request);
+    const kind = String(request.params.kind ?? '');
+    const revoked =
+      isAuditTokenKind(kind) &&
+      revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: String(request.params.token ?? '') });
+    if (!revoked) {
+      throw new ApiError(
+        404,
+        'token_not_found',
+        'This audit has no such badge token or share link.',
+        'Use the path /api/audit/{auditId}/tokens/{badge|share}/{token} with the token returned when it was created.',
+      );
+    }
+    response.setHeader('Cache-Control', 'no-store');
+    response.status(204).end();
+  });
+
+  router.get('/api/badge/:token', (request, response) => {
+    const badge = badgeForToken(store.tokenRepository, String(request.params.token ?? ''));
+    let maxAge = BADGE_NOT_FOUND_MAX_AGE_SECONDS;
+    if (badge.found) {
+      // A cached fresh badge must not outlive the 60-day boundary by up to a day.
+      const untilRecheck = badge.recheckDueAt === undefined ? Infinity : Math.floor((badge.recheckDueAt.getTime() - Date.now()) / 1000);
+      maxAge = Math.max(60, Math.min(BADGE_MAX_AGE_SECONDS, untilRecheck));
+    }
+    response.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');
+    response.setHeader('Cache-Control', `public, max-age=${maxAge}`);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Content-Security-Policy', BADGE_CONTENT_SECURITY_POLICY);
+    response.status(badge.found ? 200 : 404).send(badge.svg);
+  });
+
+  return router;
+}
+
+/** The spec's embed: an anchor to the landing page wrapping the badge image, displayed 250 by 40. */
+export function badgeEmbedHtml(brand: string, badgeUrl: string, landingUrl: string): string {
+  const alt = escapeHtml(`AI visibility of ${cleanBadgeText(brand)}`);
+  return `<a href="${escapeHtml(landingUrl)}"><img src="${escapeHtml(badgeUrl)}" width="250" height="40" alt="${alt}"></a>`;
 }

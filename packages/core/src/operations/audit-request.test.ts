@@ -22,6 +22,10 @@ describe('parseAuditRequest', () => {
     expect(request.promptLanguage).toBe('es');
   });
 
+  it('keeps the email lower-cased so it matches the signed-in owner', () => {
+    expect(parseAuditRequest({ ...valid, email: 'Owner@Acme.COM' }).email).toBe('owner@acme.com');
+  });
+
   it.each([
     ['not an object', 'x', 'invalid_body'],
     ['an array', [], 'invalid_body'],

@@ -69,5 +69,7 @@ export function parseAuditRequest(body: unknown, options: { hostMap?: CrawlHostM
     .split(',')
     .map((name) => name.trim())
     .filter((name, index, all) => name !== '' && all.findIndex((other) => other.toLowerCase() === name.toLowerCase()) === index);
-  return { ...result.data, website: website.url, competitorList };
+  // Addresses are kept lower-cased so the audit's owner matches the signed-in session's address.
+  const email = result.data.email?.toLowerCase();
+  return { ...result.data, ...(email === undefined ? {} : { email }), website: website.url, competitorList };
 }

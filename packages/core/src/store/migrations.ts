@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { MIGRATION_006_BUYER_QUESTION_MAPS } from './migration-006-buyer-question-maps.js';
 
 /** One schema change. Versions are applied once, in order, each in its own transaction. */
 export interface Migration {
@@ -102,6 +103,44 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
       CREATE INDEX audits_category_key ON audits (category_key, created_at);
       CREATE INDEX audits_email ON audits (email) WHERE email IS NOT NULL;
+    `,
+  },
+  MIGRATION_006_BUYER_QUESTION_MAPS,
+  {
+    version: 7,
+    name: 'accounts',
+    // Accounts exist from the first sign-in or credit grant. Sign-in links are stored hashed and used once.
+    sql: `
+      CREATE TABLE accounts (
+        email TEXT PRIMARY KEY,
+        credits INTEGER NOT NULL DEFAULT 0 CHECK (credits >= 0),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      ) STRICT;
+      CREATE TABLE sign_in_links (
+        token_hash TEXT PRIMARY KEY,
+        email TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        used_at TEXT
+      ) STRICT;
+      CREATE INDEX sign_in_links_email ON sign_in_links (email, created_at);
+    `,
+  },
+  {
+    version: 8,
+    name: 'audit_tokens',
+    // Badge tokens and share links, stored as SHA-256 hashes: the raw token is shown once, to its owner.
+    sql: `
+      CREATE TABLE audit_tokens (
+        token_hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('badge', 'share')),
+        audit_id TEXT NOT NULL REFERENCES audits (id),
+        created_by TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        revoked_at TEXT
+      ) STRICT;
+      CREATE INDEX audit_tokens_audit ON audit_tokens (audit_id, kind);
     `,
   },
 ];

@@ -2,10 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { applyMigrations, MIGRATIONS, type Migration } from './migrations.js';
+import { AccountRepository } from './account-repository.js';
 import { AuditRepository } from './audit-repository.js';
 import { BudgetRepository } from './budget-repository.js';
+import { MapRepository } from './map-repository.js';
 import { RateLimitRepository } from './rate-limit-repository.js';
+import { SignInRepository } from './sign-in-repository.js';
 import { Repository } from './repository.js';
+import { TokenRepository } from './token-repository.js';
 
 export interface Store {
   readonly path: string;
@@ -16,6 +20,13 @@ export interface Store {
   /** Monthly spend and open reservations behind the provider budget. */
   readonly budgetRepository: BudgetRepository;
   readonly auditRepository: AuditRepository;
+  readonly accountRepository: AccountRepository;
+  /** Buyer-question map jobs and their cells. */
+  readonly mapRepository: MapRepository;
+  /** One-time sign-in links, stored hashed. */
+  readonly signInRepository: SignInRepository;
+  /** Badge tokens and share links, stored hashed. */
+  readonly tokenRepository: TokenRepository;
   /** Schema versions applied while opening (empty when it was already current). */
   readonly appliedMigrations: readonly number[];
   close(): void;
@@ -49,6 +60,10 @@ export function openStore(options: OpenStoreOptions): Store {
       rateLimitRepository: new RateLimitRepository(database),
       budgetRepository: new BudgetRepository(database),
       auditRepository: new AuditRepository(database),
+      accountRepository: new AccountRepository(database),
+      mapRepository: new MapRepository(database),
+      signInRepository: new SignInRepository(database),
+      tokenRepository: new TokenRepository(database),
       appliedMigrations,
       close() {
         if (closed) return;

@@ -1,0 +1,26 @@
+import type { Request } from 'express';
+
+function originOf(value: string): string | undefined {
+  try {
+    const origin = new URL(value).origin;
+    // Opaque origins (file:, data:, sandboxed frames) serialise as "null" and never match.
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CSRF check for the state-changing /auth POSTs: when the browser says where the request comes from
+ * (Origin, else Referer), that must be this deployment's origin (BASE_URL). A request with neither is
+ * let through: browsers send Origin on every cross-site POST, so a missing header means a non-browser
+ * client (curl, a script), which carries no victim's cookie anyway.
+ */
+export function isSameOriginRequest(request: Request, baseUrl: string): boolean {
+  const expected = originOf(baseUrl);
+  const origin = request.get('origin');
+  if (origin !== undefined) return expected !== undefined && originOf(origin) === expected;
+  const referer = request.get('referer');
+  if (referer !== undefined && referer !== '') return expected !== undefined && originOf(referer) === expected;
+  return true;
+}

@@ -1,0 +1,202 @@
+// startBuyerQuestionMap and getBuyerQuestionMap, row by row the spec's state table "Buyer-question map
+// of one audit" (docs/buyer-question-map.md). Which job exists is decided in SQLite (one row per audit and
+// generation), never in memory, so concurrent POSTs start one job and concurrent re-runs spend one credit.
+
+import type { AuditRecord } from '../store/audit-repository.js';
+import type { MapJobRecord, NewMapJob } from '../store/map-repository.js';
+import { auditNotFound, noCredits, noFanout, unauthorizedRerun } from './errors.js';
+import type {
+  BuyerQuestionMap,
+  BuyerQuestionMapDependencies,
+  BuyerQuestionMapProgress,
+  BuyerQuestionMapResponse,
+  StartBuyerQuestionMapOptions,
+  StartBuyerQuestionMapRequest,
+} from './types.js';
+
+/** How long a POST holds the connection for the map before answering the running state (the spec's 60 s). */
+export const DEFAULT_MAP_WAIT_MS = 60_000;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
+
+/** startBuyerQuestionMap: the free first map, the stored map, or a paid re-run by the owner. */
+export async function startBuyerQuestionMap(
+  dependencies: BuyerQuestionMapDependencies,
+  request: StartBuyerQuestionMapRequest,
+  options: StartBuyerQuestionMapOptions = {},
+): Promise<BuyerQuestionMapResponse> {
+  const audit = findAudit(dependencies, request.auditId);
+  const stored = dependencies.mapRepository.latestCompleteJob(audit.id);
+  if (stored === undefined) return startFirstMap(dependencies, audit, options);
+  if (request.rerun !== true) {
+    await options.beforeSpend?.();
+    return storedResponse(dependencies, stored);
+  }
+  return rerunMap(dependencies, audit, request.signedInEmail, options);
+}
+
+/** getBuyerQuestionMap: the stored map or the running state; never calls a provider. */
+export async function getBuyerQuestionMap(
+  dependencies: BuyerQuestionMapDependencies,
+  auditId: string,
+  options: { afterLookup?: (() => unknown) | undefined } = {},
+): Promise<BuyerQuestionMapResponse> {
+  const audit = findAudit(dependencies, auditId);
+  await options.afterLookup?.();
+  const stored = dependencies.mapRepository.latestCompleteJob(audit.id);
+  if (stored !== undefined) return storedResponse(dependencies, stored);
+  const running = dependencies.mapRepository.runningJob(audit.id);
+  if (running !== undefined) return runningResponse(dependencies, running);
+  return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
+}
+
+/** Picks up every job a stopped or killed process left running; returns how many it resumed. */
+export function resumeBuyerQuestionMaps(dependencies: BuyerQuestionMapDependencies): number {
+  let resumed = 0;
+  for (const job of dependencies.mapRepository.runningJobs()) {
+    if (dependencies.runner.run(dependencies, job)) resumed += 1;
+  }
+  if (resumed > 0) dependencies.logger.info('resuming buyer-question maps', { jobs: resumed });
+  return resumed;
+}
+
+/** Stops the jobs of this process: calls in flight get `graceMs` to finish and be stored; the jobs resume on the next start. */
+export function stopBuyerQuestionMaps(dependencies: Pick<BuyerQuestionMapDependencies, 'runner'>, graceMs?: number): Promise<void> {
+  return dependencies.runner.stop(graceMs);
+}
+
+async function startFirstMap(
+  dependencies: BuyerQuestionMapDependencies,
+  audit: AuditRecord,
+  options: StartBuyerQuestionMapOptions,
+): Promise<BuyerQuestionMapResponse> {
+  const { mapRepository } = dependencies;
+  let job = mapRepository.runningJob(audit.id);
+  if (job === undefined) {
+    const fanout = readFanout(audit);
+    if (fanout.questions.length === 0) throw noFanout(fanout.reasonMissing);
+    await options.beforeSpend?.();
+    mapRepository.createFirstJob(newJob(dependencies, audit, fanout.questions));
+    job = mapRepository.runningJob(audit.id);
+    if (job === undefined) {
+      // Another request started it and it has already finished: that map is the stored one now.
+      const stored = mapRepository.latestCompleteJob(audit.id);
+      if (stored === undefined) throw new Error(`the map job of audit ${audit.id} vanished`);
+      return storedResponse(dependencies, stored);
+    }
+  } else {
+    await options.beforeSpend?.();
+  }
+  // Idempotent: a job already running here is joined, not started twice.
+  dependencies.runner.run(dependencies, job);
+  return awaitJob(dependencies, job, options);
+}
+
+async function rerunMap(
+  dependencies: BuyerQuestionMapDependencies,
+  audit: AuditRecord,
+  signedInEmail: string | undefined,
+  options: StartBuyerQuestionMapOptions,
+): Promise<BuyerQuestionMapResponse> {
+  const { mapRepository, accountRepository } = dependencies;
+  if (signedInEmail === undefined || audit.email === undefined || audit.email.toLowerCase() !== signedInEmail.toLowerCase()) {
+    throw unauthorizedRerun(signedInEmail !== undefined);
+  }
+  const running = mapRepository.runningJob(audit.id);
+  if (running !== undefined) {
+    // A re-measurement is already under way: this re-run joins it and pays nothing.
+    await options.beforeSpend?.();
+    dependencies.runner.run(dependencies, running);
+    return awaitJob(dependencies, running, options);
+  }
+  // Checked before the rate-limit slot so an empty balance costs no slot; the spend below is the atomic one.
+  if ((accountRepository.getAccount(signedInEmail)?.credits ?? 0) < 1) throw noCredits();
+  await options.beforeSpend?.();
+  const questions = readFanout(audit).questions;
+  const started = mapRepository.createRerunJob(newJob(dependencies, audit, questions, signedInEmail), () =>
+    accountRepository.spendCredit(signedInEmail),
+  );
+  if (started.outcome === 'no_credits') throw noCredits();
+  if (started.outcome === 'started') {
+    try {
+      dependencies.runner.run(dependencies, started.job);
+    } catch (error) {
+      // The job could not start: it goes, and so does the credit it cost.
+      mapRepository.cancelJob(started.job.auditId, started.job.generation, () => accountRepository.refundCredit(signedInEmail));
+      throw error;
+    }
+  } else {
+    dependencies.runner.run(dependencies, started.job);
+  }
+  return awaitJob(dependencies, started.job, options);
+}
+
+async function awaitJob(
+  dependencies: BuyerQuestionMapDependencies,
+  job: MapJobRecord,
+  options: StartBuyerQuestionMapOptions,
+): Promise<BuyerQuestionMapResponse> {
+  await dependencies.runner.waitFor(job.auditId, job.generation, options.waitMs ?? DEFAULT_MAP_WAIT_MS, options.signal);
+  const current = dependencies.mapRepository.job(job.auditId, job.generation);
+  if (current?.status === 'complete' && current.map !== undefined) {
+    return { ok: true, cached: false, map: current.map as unknown as BuyerQuestionMap };
+  }
+  return runningResponse(dependencies, current ?? job);
+}
+
+function storedResponse(dependencies: BuyerQuestionMapDependencies, stored: MapJobRecord): BuyerQuestionMapResponse {
+  const map = stored.map as unknown as BuyerQuestionMap;
+  const running = dependencies.mapRepository.runningJob(stored.auditId);
+  if (running === undefined) return { ok: true, cached: true, map };
+  // The previous map stays the answer until the re-measurement completes.
+  return { ok: true, cached: true, map, remeasuring: { status: 'running', generation: running.generation, progress: progressOf(dependencies, running) } };
+}
+
+function runningResponse(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): BuyerQuestionMapResponse {
+  return { ok: true, cached: false, status: 'running', generation: job.generation, progress: progressOf(dependencies, job) };
+}
+
+function progressOf(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): BuyerQuestionMapProgress {
+  return { completed: dependencies.mapRepository.countCells(job.auditId, job.generation), total: job.questions.length * job.providers.length };
+}
+
+function findAudit(dependencies: BuyerQuestionMapDependencies, auditId: string): AuditRecord {
+  if (!UUID.test(auditId)) throw auditNotFound();
+  const audit = dependencies.auditRepository.getAudit(auditId.toLowerCase());
+  if (audit === undefined) throw auditNotFound();
+  return audit;
+}
+
+/** The audit's buyer questions (`productFanout.questions`) and, when there are none, why. */
+function readFanout(audit: AuditRecord): { questions: string[]; reasonMissing: string | undefined } {
+  const fanout = audit.response['productFanout'] as { questions?: unknown } | null | undefined;
+  const questions = Array.isArray(fanout?.questions)
+    ? fanout.questions.filter((question): question is string => typeof question === 'string' && question.trim() !== '')
+    : [];
+  const reason = audit.response['fanoutMissingReason'];
+  return { questions, reasonMissing: typeof reason === 'string' ? reason : undefined };
+}
+
+/** The audit's watch list: the competitors its request named, a hint for the extractor like the brand. */
+function watchedCompetitors(audit: AuditRecord): string[] {
+  const competitors = audit.response['competitors'];
+  if (!Array.isArray(competitors)) return [];
+  return competitors.flatMap((competitor: unknown) => {
+    const entry = competitor as { name?: unknown; watched?: unknown } | null;
+    return entry !== null && entry.watched === true && typeof entry.name === 'string' ? [entry.name] : [];
+  });
+}
+
+function newJob(dependencies: BuyerQuestionMapDependencies, audit: AuditRecord, questions: string[], chargedEmail?: string): NewMapJob {
+  return {
+    auditId: audit.id,
+    mode: dependencies.mode,
+    brand: audit.brand,
+    website: audit.website,
+    competitors: watchedCompetitors(audit),
+    questions,
+    providers: [...dependencies.lineup.values()].map((provider) => ({ provider: provider.id, model: provider.model })),
+    chargedEmail,
+    createdAt: (dependencies.now ?? (() => new Date()))().toISOString(),
+  };
+}

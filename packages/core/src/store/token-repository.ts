@@ -1,0 +1,115 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** What a token grants: a badge image or a read-only shared report. */
+export type AuditTokenKind = 'badge' | 'share';
+
+/** One stored token. Only its SHA-256 hash is kept; the raw token is shown once, to its owner. */
+export interface AuditTokenRecord {
+  tokenHash: string;
+  kind: AuditTokenKind;
+  auditId: string;
+  createdBy: string;
+  createdAt: string;
+  revokedAt: string | undefined;
+}
+
+/** What a badge shows, read with its token in one query. */
+export interface BadgeSubjectRecord {
+  auditId: string;
+  brand: string;
+  mode: string;
+  /** When the audit ran. */
+  createdAt: string;
+  /** The stored response's `lastRunAt` (set when the buyer-question map re-measures), if any. */
+  lastRunAt: string | undefined;
+}
+
+interface TokenRow {
+  token_hash: string;
+  kind: AuditTokenKind;
+  audit_id: string;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+interface BadgeSubjectRow {
+  audit_id: string;
+  brand: string;
+  mode: string;
+  created_at: string;
+  last_run_at: unknown;
+}
+
+/** SQL of the audit_tokens table (badge tokens and share links). */
+export class TokenRepository {
+  private readonly prepared = new Map<string, Statement>();
+
+  constructor(private readonly database: Database) {}
+
+  private statement(sql: string): Statement {
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      statement = this.database.prepare(sql);
+      this.prepared.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Stores a new token hash; the audit must exist (foreign key). */
+  insertToken(token: Omit<AuditTokenRecord, 'revokedAt'>): void {
+    this.statement(`
+      INSERT INTO audit_tokens (token_hash, kind, audit_id, created_by, created_at, revoked_at)
+      VALUES (@tokenHash, @kind, @auditId, @createdBy, @createdAt, NULL)
+    `).run(token);
+  }
+
+  /** Reads a token of one kind that has not been revoked. */
+  findActiveToken(tokenHash: string, kind: AuditTokenKind): AuditTokenRecord | undefined {
+    const row = this.statement('SELECT * FROM audit_tokens WHERE token_hash = ? AND kind = ? AND revoked_at IS NULL').get(tokenHash, kind) as
+      | TokenRow
+      | undefined;
+    return row === undefined
+      ? undefined
+      : {
+          tokenHash: row.token_hash,
+          kind: row.kind,
+          auditId: row.audit_id,
+          createdBy: row.created_by,
+          createdAt: row.created_at,
+          revokedAt: row.revoked_at ?? undefined,
+        };
+  }
+
+  /**
+   * The badge's brand and dates for an active badge token, in one indexed read. `lastRunAt` is taken
+   * with json_extract so the whole stored response is never parsed on this hot path.
+   */
+  findBadgeSubject(tokenHash: string): BadgeSubjectRecord | undefined {
+    const row = this.statement(`
+      SELECT audits.id AS audit_id, audits.brand, audits.mode, audits.created_at,
+             json_extract(audits.response_json, '$.lastRunAt') AS last_run_at
+      FROM audit_tokens JOIN audits ON audits.id = audit_tokens.audit_id
+      WHERE audit_tokens.token_hash = ? AND audit_tokens.kind = 'badge' AND audit_tokens.revoked_at IS NULL
+    `).get(tokenHash) as BadgeSubjectRow | undefined;
+    if (row === undefined) return undefined;
+    return {
+      auditId: row.audit_id,
+      brand: row.brand,
+      mode: row.mode,
+      createdAt: row.created_at,
+      lastRunAt: typeof row.last_run_at === 'string' ? row.last_run_at : undefined,
+    };
+  }
+
+  /**
+   * Marks a token of this audit and kind revoked (keeping the first revocation time); true when such
+   * a token exists, revoked now or before.
+   */
+  revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): boolean {
+    const result = this.statement(
+      'UPDATE audit_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_hash = ? AND kind = ? AND audit_id = ?',
+    ).run(revokedAt, tokenHash, kind, auditId);
+    return result.changes === 1;
+  }
+}

@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AuditTokenKind, AuditTokenRecord, TokenRepository } from '../store/token-repository.js';
+
+/** Prefixes that make a leaked token recognisable (for secret scanners and people) and say what it opens. */
+export const AUDIT_TOKEN_PREFIXES: Readonly<Record<AuditTokenKind, string>> = { badge: 'vb_', share: 'vs_' };
+
+const TOKEN_BYTES = 32;
+// 32 bytes are 43 base64url characters without padding.
+const TOKEN_SHAPES: Readonly<Record<AuditTokenKind, RegExp>> = {
+  badge: /^vb_[A-Za-z0-9_-]{43}$/,
+  share: /^vs_[A-Za-z0-9_-]{43}$/,
+};
+
+export interface MintAuditTokenInput {
+  auditId: string;
+  kind: AuditTokenKind;
+  /** The signed-in owner who minted it. */
+  createdBy: string;
+}
+
+/** Whether a string is the kind value the table accepts. */
+export function isAuditTokenKind(value: string): value is AuditTokenKind {
+  return value === 'badge' || value === 'share';
+}
+
+/** Whether a string has the shape of a raw token of this kind (checked before touching the store). */
+export function isWellFormedAuditToken(rawToken: string, kind: AuditTokenKind): boolean {
+  return TOKEN_SHAPES[kind].test(rawToken);
+}
+
+/** The stored form of a raw token: hex SHA-256. 256 random bits need no salt or slow hash. */
+export function hashAuditToken(rawToken: string): string {
+  return createHash('sha256').update(rawToken, 'utf8').digest('hex');
+}
+
+/** Mints a token for an audit and stores only its hash; returns the raw token, shown once. */
+export function mintAuditToken(repository: TokenRepository, input: MintAuditTokenInput, now: Date = new Date()): string {
+  const rawToken = `${AUDIT_TOKEN_PREFIXES[input.kind]}${randomBytes(TOKEN_BYTES).toString('base64url')}`;
+  repository.insertToken({
+    tokenHash: hashAuditToken(rawToken),
+    kind: input.kind,
+    auditId: input.auditId,
+    createdBy: input.createdBy.toLowerCase(),
+    createdAt: now.toISOString(),
+  });
+  return rawToken;
+}
+
+/**
+ * The active token record for a raw token of this kind; undefined when malformed, unknown or revoked.
+ * The lookup is by hash, so timing reveals nothing about stored tokens.
+ */
+export function resolveAuditToken(repository: TokenRepository, rawToken: string, kind: AuditTokenKind): AuditTokenRecord | undefined {
+  if (!isWellFormedAuditToken(rawToken, kind)) return undefined;
+  return repository.findActiveToken(hashAuditToken(rawToken), kind);
+}
+
+/** Revokes a token of this audit and kind; true when it exists (also when it was already revoked). */
+export function revokeAuditToken(
+  repository: TokenRepository,
+  input: { auditId: string; kind: AuditTokenKind; rawToken: string },
+  now: Date = new Date(),
+): boolean {
+  if (!isWellFormedAuditToken(input.rawToken, input.kind)) return false;
+  return repository.revokeToken(hashAuditToken(input.rawToken), input.kind, input.auditId, now.toISOString());
+}
