@@ -165,7 +165,9 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           requestBody: jsonBody(FanoutMapRequestSchema, false),
           responses: {
             '200': jsonResponse('The stored map, or the running state.', FanoutMapResponseSchema),
+            '400': errorResponse('`invalid_body`: the optional body is not a JSON object with a boolean `rerun`.'),
             '401': errorResponse('`unauthorized`: re-run without a signed-in owner.'),
+            '402': errorResponse('`no_credits`: the signed-in owner has no credit left for a re-run.'),
             '404': errorResponse('`audit_not_found`.'),
             '409': errorResponse('`no_fanout`: the audit produced no buyer questions.'),
             '429': errorResponse('`rate_limited` (per-caller limit).', true),

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 import type { ProviderId } from '../providers/types.js';
 
 /** One column of a map: a provider and the model it was asked with when the job started. */
@@ -128,20 +128,7 @@ function cellFromRow(row: CellRow): MapCellRecord {
 }
 
 /** SQL of the buyer-question map jobs and cells. Every state change is one statement or one transaction. */
-export class MapRepository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class MapRepository extends SqlRepository {
   private insertJob(job: NewMapJob, generation: number): boolean {
     // DO NOTHING covers both the (audit, generation) key and the one-running-job-per-audit index.
     const result = this.statement(`

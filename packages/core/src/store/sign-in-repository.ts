@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 
 /** One stored sign-in link: only the SHA-256 hash of its token is kept, never the token itself. */
 export interface SignInLinkRecord {
@@ -18,20 +18,7 @@ interface SignInLinkRow {
 }
 
 /** SQL of the one-time sign-in links (migration 7's `sign_in_links`). Times are ISO 8601 UTC strings, so they compare as text. */
-export class SignInRepository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class SignInRepository extends SqlRepository {
   /** Stores a new link by its token hash (emails are kept lower-cased). */
   insertLink(link: { tokenHash: string; email: string; createdAt: Date; expiresAt: Date }): void {
     this.statement('INSERT INTO sign_in_links (token_hash, email, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)').run(

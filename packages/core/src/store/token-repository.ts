@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import { SqlRepository } from './sql-repository.js';
 
 /** What a token grants: a badge image or a read-only shared report. */
 export type AuditTokenKind = 'badge' | 'share';
@@ -42,20 +42,7 @@ interface BadgeSubjectRow {
 }
 
 /** SQL of the audit_tokens table (badge tokens and share links). */
-export class TokenRepository {
-  private readonly prepared = new Map<string, Statement>();
-
-  constructor(private readonly database: Database) {}
-
-  private statement(sql: string): Statement {
-    let statement = this.prepared.get(sql);
-    if (statement === undefined) {
-      statement = this.database.prepare(sql);
-      this.prepared.set(sql, statement);
-    }
-    return statement;
-  }
-
+export class TokenRepository extends SqlRepository {
   /** Stores a new token hash; the audit must exist (foreign key). */
   insertToken(token: Omit<AuditTokenRecord, 'revokedAt'>): void {
     this.statement(`
