@@ -14,6 +14,8 @@ export default defineConfig({
     projects: [
       { ...shared, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts'], testTimeout: 20_000 } },
       { ...shared, test: { name: 'simulator', root: './packages/simulator', include: ['src/**/*.test.ts'], testTimeout: 20_000 } },
+      { ...shared, test: { name: 'mcp', root: './packages/mcp', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      { ...shared, test: { name: 'stdio-bridge', root: './packages/stdio-bridge', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
       { ...shared, test: { name: 'server', root: './apps/server', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
     ],
   },
