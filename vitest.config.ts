@@ -4,8 +4,8 @@ import { SummaryLineReporter } from './scripts/summary-reporter.js';
 // One root config; each workspace is a project. Tests import workspace packages from source
 // through the "source" export condition, so they never run against a stale build.
 const shared = {
-  resolve: { conditions: ['source'] },
-  ssr: { resolve: { conditions: ['source'] } },
+  resolve: { conditions: ['visibility-source'] },
+  ssr: { resolve: { conditions: ['visibility-source'] } },
 };
 
 export default defineConfig({

@@ -4,6 +4,8 @@ import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, Store }
 import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
 import { authRoutes } from './auth/auth-routes.js';
+import { discoveryRoutes } from './discovery/index.js';
+import { mcpRoutes } from './mcp/mcp-routes.js';
 import { mapRoutes } from './rest/map-routes.js';
 import { tokenRoutes } from './rest/token-routes.js';
 import type { RouteContext } from './route-context.js';
@@ -32,8 +34,9 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
   try {
     const context: RouteContext = { config, runtime, logger };
     const buyerQuestionMaps = mapRoutes(context);
+    const mcp = mcpRoutes(context);
     const app = createApp({
-      routers: [buyerQuestionMaps.router, authRoutes(context), tokenRoutes(context)],
+      routers: [buyerQuestionMaps.router, mcp.router, authRoutes(context), tokenRoutes(context), discoveryRoutes(context)],
       logger,
       lineup,
       budget,
@@ -59,6 +62,8 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
     await listen(server, config.port);
     // Map jobs a stopped or killed process left running pick up where their stored cells end.
     buyerQuestionMaps.resume();
+    // After the map jobs resumed: runs a killed process left auditing fail; runs left mapping follow their map.
+    await mcp.recover();
     const port = (server.address() as AddressInfo).port;
     const url = `http://localhost:${port}`;
 
@@ -84,7 +89,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       close(graceMs = 10_000) {
         closing ??= (async () => {
           // Map jobs stop with the server (their waiting POSTs answer the running state) and before the store closes.
-          await Promise.all([buyerQuestionMaps.stop(graceMs), stopServer(server, graceMs)]);
+          await Promise.all([buyerQuestionMaps.stop(graceMs), mcp.stop(graceMs), stopServer(server, graceMs)]);
           await runtime.close();
           logger.info('stopped');
         })();

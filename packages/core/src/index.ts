@@ -253,3 +253,37 @@ export type {
   StartBuyerQuestionMapOptions,
   StartBuyerQuestionMapRequest,
 } from './map/index.js';
+export { McpRunRepository, UNFINISHED_MCP_RUN_STATUSES } from './store/index.js';
+export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './store/index.js';
+export {
+  buildVisibilityRunResult,
+  createVisibilityRunTracker,
+  getVisibilityRun,
+  INTERRUPTED_REASON,
+  QUOTA_DAYS,
+  quotaDomain,
+  quotaRenewsAt,
+  quotaWindowStart,
+  recoverVisibilityRuns,
+  startVisibilityRun,
+  VISIBILITY_RUN_ERROR_CODES,
+  VisibilityRunError,
+  VisibilityRunTracker,
+} from './mcp-runs/index.js';
+export type {
+  GetVisibilityRunOptions,
+  StartedVisibilityRun,
+  StartVisibilityRunOptions,
+  VisibilityBuyerQuestion,
+  VisibilityCompetitor,
+  VisibilityProviderAnswered,
+  VisibilityProviderFailed,
+  VisibilityRunDependencies,
+  VisibilityRunErrorCode,
+  VisibilityRunProgress,
+  VisibilityRunResult,
+  VisibilityRunStage,
+  VisibilityRunStatus,
+  VisibilityRunView,
+  VisibilityVerdict,
+} from './mcp-runs/index.js';

@@ -143,6 +143,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_tokens_audit ON audit_tokens (audit_id, kind);
     `,
   },
+  {
+    version: 9,
+    name: 'mcp_runs',
+    // One row per measurement started through the MCP tools (audit, then its buyer-question map). The
+    // (domain, mode, created_at) index serves the quota lookup: one free run per domain every 30 days.
+    // The request is kept without the email (the audit holds that) so a run can be described later.
+    sql: `
+      CREATE TABLE mcp_runs (
+        id TEXT PRIMARY KEY,
+        domain TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'auditing', 'mapping', 'done', 'failed')),
+        brand TEXT NOT NULL,
+        website TEXT NOT NULL,
+        category TEXT NOT NULL,
+        request_json TEXT NOT NULL,
+        audit_id TEXT REFERENCES audits (id),
+        error_code TEXT,
+        error TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT
+      ) STRICT;
+      CREATE INDEX mcp_runs_domain ON mcp_runs (domain, mode, created_at);
+      CREATE INDEX mcp_runs_unfinished ON mcp_runs (status) WHERE status IN ('queued', 'auditing', 'mapping');
+    `,
+  },
 ];
 
 /** The schema version newer code must not be started against, with a clear message. */

@@ -6,6 +6,7 @@ import { AccountRepository } from './account-repository.js';
 import { AuditRepository } from './audit-repository.js';
 import { BudgetRepository } from './budget-repository.js';
 import { MapRepository } from './map-repository.js';
+import { McpRunRepository } from './mcp-run-repository.js';
 import { RateLimitRepository } from './rate-limit-repository.js';
 import { SignInRepository } from './sign-in-repository.js';
 import { Repository } from './repository.js';
@@ -27,6 +28,8 @@ export interface Store {
   readonly signInRepository: SignInRepository;
   /** Badge tokens and share links, stored hashed. */
   readonly tokenRepository: TokenRepository;
+  /** Measurements started through the MCP tools. */
+  readonly mcpRunRepository: McpRunRepository;
   /** Schema versions applied while opening (empty when it was already current). */
   readonly appliedMigrations: readonly number[];
   close(): void;
@@ -64,6 +67,7 @@ export function openStore(options: OpenStoreOptions): Store {
       mapRepository: new MapRepository(database),
       signInRepository: new SignInRepository(database),
       tokenRepository: new TokenRepository(database),
+      mcpRunRepository: new McpRunRepository(database),
       appliedMigrations,
       close() {
         if (closed) return;

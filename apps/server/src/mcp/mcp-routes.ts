@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import {
+  createBuyerQuestionMapRunner,
+  createVisibilityRunTracker,
+  recoverVisibilityRuns,
+  type VisibilityRunDependencies,
+} from '@visibility/core';
+import { createMcpServer } from '@visibility/mcp';
+import { callerKey } from '../rest/caller.js';
+import type { RouteContext } from '../route-context.js';
+import { SERVICE_VERSION } from '../version.js';
+import { JSON_RPC_ERRORS, sendJsonRpcError } from './json-rpc-errors.js';
+import { SessionEventStore } from './session-event-store.js';
+import { McpSessions, type McpSession } from './sessions.js';
+
+/** Where the MCP server answers ({mcp_url} = {base_url}/mcp). */
+export const MCP_PATH = '/mcp';
+/** An MCP message is small (the tools' arguments are under 1 KB); anything far larger is refused unread. */
+export const MAX_MCP_BODY_BYTES = 64 * 1024;
+/** Sessions open at once before a new initialize is refused (503). */
+export const MAX_MCP_SESSIONS = 1_000;
+/** A session with no open request for this long is closed; its client initialises a new one (404 tells it to). */
+export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
+const SWEEP_INTERVAL_MS = 60 * 1000;
+const RESUME_RETRY_MS = 1_000;
+
+/** The /mcp routes plus the run jobs' lifecycle: recover on start, stop on close. */
+export interface McpRoutes {
+  router: Router;
+  /** Fails runs a killed process left auditing and starts maps never created; call after the map jobs resumed. */
+  recover(): Promise<void>;
+  /** Closes every session, then lets runs in flight finish for up to graceMs; call before the store closes. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface McpRoutesOptions {
+  maxSessions?: number;
+  idleMs?: number;
+}
+
+/**
+ * Streamable HTTP at /mcp (POST, GET for the server's SSE stream, DELETE to end a session), one
+ * McpServer per session, created on initialize only. Every refusal here is a JSON-RPC error body, never
+ * an ApiError: unknown session 404 (-32001), missing session 400, unreadable JSON 400 (-32700), a body
+ * that is no JSON-RPC message 400 (-32600), a Host other than BASE_URL's or localhost's 403.
+ */
+export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {}): McpRoutes {
+  const { config, runtime, logger } = context;
+  const runs: VisibilityRunDependencies = {
+    lineup: runtime.lineup,
+    budget: runtime.budget,
+    mode: config.providerMode,
+    auditRepository: runtime.store.auditRepository,
+    accountRepository: runtime.store.accountRepository,
+    mapRepository: runtime.store.mapRepository,
+    mailer: runtime.mailer,
+    baseUrl: config.baseUrl,
+    crawlHostMap: config.crawlHostMap,
+    // Map jobs the MCP runs start; a job left running at a stop resumes with the REST map jobs.
+    runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency }),
+    runRepository: runtime.store.mcpRunRepository,
+    rateLimiter: runtime.rateLimiter,
+    tracker: createVisibilityRunTracker(),
+    logger: logger.child({ component: 'mcp' }),
+  };
+  const sessions = new McpSessions({ maxSessions: options.maxSessions ?? MAX_MCP_SESSIONS, idleMs: options.idleMs ?? MCP_SESSION_IDLE_MS });
+  const sweeper = setInterval(() => sessions.closeIdle(), SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
+  const router = Router();
+  // DNS-rebinding protection (the SDK's own middleware): BASE_URL's host, plus the loopback names a local client uses.
+  router.use(MCP_PATH, hostHeaderValidation(allowedHosts(config.baseUrl)), mcpCors);
+
+  router.post(MCP_PATH, readJsonRpcBody, async (request: Request, response: Response) => {
+    const body: unknown = request.body;
+    if (!isJsonRpcPayload(body)) {
+      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.invalidRequest, 'Invalid Request: the body must be a JSON-RPC 2.0 message.');
+      return;
+    }
+    const sessionId = request.get('mcp-session-id');
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (session === undefined) {
+        sendSessionNotFound(response);
+        return;
+      }
+      sessions.track(session, response);
+      await session.transport.handleRequest(request, response, body);
+      return;
+    }
+    if (!isInitializeRequest(body)) {
+      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.transport, 'Bad Request: Mcp-Session-Id header is required (initialize first).');
+      return;
+    }
+    if (!sessions.hasRoom) {
+      sendJsonRpcError(response, 503, JSON_RPC_ERRORS.transport, 'Too many open sessions; try again in a minute.', { 'Retry-After': '60' });
+      return;
+    }
+    const session = openSession(request);
+    sessions.track(session, response);
+    await session.server.connect(session.transport);
+    await session.transport.handleRequest(request, response, body);
+  });
+
+  const existingSession: RequestHandler = async (request, response) => {
+    const sessionId = request.get('mcp-session-id');
+    if (sessionId === undefined) {
+      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.transport, 'Bad Request: Mcp-Session-Id header is required.');
+      return;
+    }
+    const session = sessions.get(sessionId);
+    if (session === undefined) {
+      sendSessionNotFound(response);
+      return;
+    }
+    sessions.track(session, response);
+    await session.transport.handleRequest(request, response);
+  };
+  router.get(MCP_PATH, existingSession);
+  router.delete(MCP_PATH, existingSession);
+  router.all(MCP_PATH, (_request, response) => {
+    sendJsonRpcError(response, 405, JSON_RPC_ERRORS.transport, 'Method not allowed.', { Allow: 'GET, POST, DELETE, OPTIONS' });
+  });
+
+  // Errors of this router stay JSON-RPC: the app's handler would turn them into ApiErrors.
+  const handleError: ErrorRequestHandler = (error: unknown, request, response, _next) => {
+    request.log.error('MCP request failed', { error });
+    sendJsonRpcError(response, 500, JSON_RPC_ERRORS.internalError, 'Internal error.');
+  };
+  router.use(MCP_PATH, handleError);
+
+  function openSession(request: Request): McpSession {
+    const server = createMcpServer({ runs, callerKey: callerKey(request), serverVersion: SERVICE_VERSION });
+    // The session exists only once its initialize succeeded; a refused initialize leaves nothing behind.
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new SessionEventStore(),
+      // Sent with each stream's priming event: how long a client waits before resuming a broken stream.
+      retryInterval: RESUME_RETRY_MS,
+      onsessioninitialized: (sessionId) => sessions.add(sessionId, session),
+    });
+    const session: McpSession = { transport, server, lastActiveAt: Date.now(), openRequests: 0 };
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
+    };
+    return session;
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    router,
+    async recover() {
+      await recoverVisibilityRuns(runs);
+    },
+    stop(graceMs = 10_000) {
+      stopping ??= (async () => {
+        clearInterval(sweeper);
+        await sessions.closeAll();
+        await Promise.all([runs.tracker.stop(graceMs), runs.runner.stop(graceMs)]);
+      })();
+      return stopping;
+    },
+  };
+}
+
+/** BASE_URL's host and the loopback names (tests and local clients reach the service on 127.0.0.1). */
+export function allowedHosts(baseUrl: string): string[] {
+  return [...new Set([new URL(baseUrl).hostname, 'localhost', '127.0.0.1', '[::1]'])];
+}
+
+function sendSessionNotFound(response: Response): void {
+  sendJsonRpcError(response, 404, JSON_RPC_ERRORS.sessionNotFound, 'Session not found: it ended or never existed. Send initialize without Mcp-Session-Id to start a new session.');
+}
+
+/** One JSON-RPC message or a non-empty batch of them. */
+function isJsonRpcPayload(body: unknown): boolean {
+  if (Array.isArray(body)) return body.length > 0 && body.every((message) => JSONRPCMessageSchema.safeParse(message).success);
+  return JSONRPCMessageSchema.safeParse(body).success;
+}
+
+const parseJson = express.json({ limit: MAX_MCP_BODY_BYTES, strict: false, type: () => true });
+
+/** Reads the POST body as JSON, answering unreadable bodies with JSON-RPC errors (-32700 for broken JSON). */
+function readJsonRpcBody(request: Request, response: Response, next: NextFunction): void {
+  if (!request.is('application/json')) {
+    sendJsonRpcError(response, 415, JSON_RPC_ERRORS.transport, 'Unsupported Media Type: Content-Type must be application/json.');
+    return;
+  }
+  parseJson(request, response, (error?: unknown) => {
+    if (error === undefined || error === null) {
+      next();
+      return;
+    }
+    const type = (error as { type?: string }).type;
+    if (type === 'entity.parse.failed') {
+      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.parseError, 'Parse error: Invalid JSON.');
+    } else if (type === 'entity.too.large') {
+      sendJsonRpcError(response, 413, JSON_RPC_ERRORS.transport, `Payload Too Large: at most ${MAX_MCP_BODY_BYTES} bytes.`);
+    } else {
+      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.parseError, 'Parse error: the body could not be read as UTF-8 JSON.');
+    }
+  });
+}
+
+/**
+ * Browser-based clients may call the endpoint from any origin (nothing here uses cookies); they need to
+ * read the session id and protocol version headers the transport sets.
+ */
+function mcpCors(request: Request, response: Response, next: NextFunction): void {
+  response.setHeader('Access-Control-Allow-Origin', '*');
+  response.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, Mcp-Protocol-Version');
+  if (request.method === 'OPTIONS') {
+    response.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+    response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID');
+    response.setHeader('Access-Control-Max-Age', '86400');
+    response.status(204).end();
+    return;
+  }
+  next();
+}

@@ -1,0 +1,120 @@
+// The background work of one run: the audit, then its buyer-question map, each on the same core function
+// REST calls (startVisibilityAudit, startBuyerQuestionMap). Every state change is written to the store
+// first and published second, so a poll never sees progress the store does not back.
+
+import { MapError } from '../map/errors.js';
+import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
+import type { ValidAuditRequest } from '../operations/audit-request.js';
+import { startVisibilityAudit, StoreUnavailableError, type StoredAudit } from '../operations/start-visibility-audit.js';
+import type { McpRunRecord } from '../store/mcp-run-repository.js';
+import { auditStageProgress, mapStageProgress, stageProgress } from './progress.js';
+import type { VisibilityRunDependencies } from './types.js';
+
+/** How often the map's stored cells are counted while it is measured. */
+export const MAP_POLL_MS = 500;
+
+/** The reason a run cut by a stop or a kill carries (the spec of this feature names it). */
+export const INTERRUPTED_REASON = 'interrupted by a restart';
+
+/** Runs the audit and the map of a queued run; never throws (a failure is stored on the run). */
+export async function executeVisibilityRun(
+  dependencies: VisibilityRunDependencies,
+  run: McpRunRecord,
+  request: ValidAuditRequest,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    await measureRun(dependencies, run, request, signal);
+  } catch (error) {
+    // Only the store itself can fail here (the steps catch their own errors); the run stays as stored.
+    dependencies.logger.error('visibility run: could not record its state', { runId: run.id, error });
+  }
+}
+
+async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRecord, request: ValidAuditRequest, signal: AbortSignal): Promise<void> {
+  const { runRepository, tracker } = dependencies;
+  const now = (): string => (dependencies.now ?? (() => new Date()))().toISOString();
+  const log = dependencies.logger.child({ runId: run.id, domain: run.domain });
+  const fail = (code: string, message: string): void => {
+    if (runRepository.markFailed(run.id, code, message, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, message));
+  };
+
+  if (!runRepository.markAuditing(run.id, now())) return;
+  let audit: StoredAudit;
+  try {
+    audit = await startVisibilityAudit({ ...dependencies, logger: log }, request, {
+      signal,
+      onProgress: (event) => tracker.publish(run.id, auditStageProgress(event)),
+    });
+  } catch (error) {
+    if (signal.aborted) {
+      fail('interrupted', INTERRUPTED_REASON);
+    } else if (error instanceof StoreUnavailableError) {
+      fail(error.code, `${error.message} Start the check again in a minute; a failed check does not use the domain's free measurement.`);
+    } else {
+      log.error('visibility run: the audit failed', { error });
+      fail('server_error', "The audit could not be completed. Start the check again; a failed check does not use the domain's free measurement.");
+    }
+    return;
+  }
+  if (!audit.audit.measured) {
+    // Nothing was measured (no provider answered): the domain keeps its free measurement for a retry.
+    fail('not_measured', `No AI provider answered, so nothing was measured: ${audit.audit.notMeasuredReason ?? 'every call failed'}.`);
+    return;
+  }
+  if (!runRepository.markMapping(run.id, audit.id, now())) return;
+  tracker.publish(run.id, stageProgress('map', 0, 1, 'starting the buyer-question map'));
+  try {
+    await startBuyerQuestionMap({ ...dependencies, logger: log }, { auditId: audit.id }, { waitMs: 0 });
+    await followMap(dependencies, run, audit.id, signal);
+  } catch (error) {
+    if (error instanceof MapError && error.code === 'no_fanout') {
+      // No buyer questions: the run is done with the audit's verdict alone (the result says why).
+      if (runRepository.markDone(run.id, audit.id, now())) tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
+      return;
+    }
+    log.error('visibility run: the buyer-question map failed', { error });
+    fail('server_error', "The buyer-question map could not be measured. Start the check again; a failed check does not use the domain's free measurement.");
+  }
+}
+
+/**
+ * Publishes the map's progress until it is stored, then marks the run done. When the service stops
+ * first, the run stays `mapping`: the map job resumes on the next start and a poll then finds it done.
+ */
+async function followMap(dependencies: VisibilityRunDependencies, run: McpRunRecord, auditId: string, signal: AbortSignal): Promise<void> {
+  const now = (): string => (dependencies.now ?? (() => new Date()))().toISOString();
+  // A stopping runner pauses the job; following it further would only hold the shutdown.
+  while (!signal.aborted && !dependencies.runner.isStopping) {
+    const state = await getBuyerQuestionMap(dependencies, auditId);
+    if ('map' in state) {
+      if (dependencies.runRepository.markDone(run.id, auditId, state.map.measuredAt)) {
+        dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
+      }
+      return;
+    }
+    if (state.status === 'no_fanout') {
+      if (dependencies.runRepository.markDone(run.id, auditId, now())) dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
+      return;
+    }
+    if (state.progress !== undefined) dependencies.tracker.publish(run.id, mapStageProgress(state.progress));
+    await pause(MAP_POLL_MS, signal);
+  }
+}
+
+/** Waits, or stops waiting at once when the signal aborts. */
+function pause(milliseconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted === true) {
+      resolve();
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, milliseconds);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}

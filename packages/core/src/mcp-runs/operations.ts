@@ -1,0 +1,169 @@
+// startVisibilityRun and getVisibilityRun: the two MCP tools' core. Which run holds a domain's quota is
+// decided in SQLite (one IMMEDIATE transaction), never in memory, so concurrent starts create one run.
+
+import { randomUUID } from 'node:crypto';
+import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
+import type { ValidAuditRequest } from '../operations/audit-request.js';
+import { runNotFound, VisibilityRunError } from './errors.js';
+import { executeVisibilityRun, INTERRUPTED_REASON, MAP_POLL_MS } from './execute-run.js';
+import { quotaDomain, quotaWindowStart } from './quota.js';
+import { isFinished, readVisibilityRun } from './view.js';
+import type {
+  GetVisibilityRunOptions,
+  StartedVisibilityRun,
+  StartVisibilityRunOptions,
+  VisibilityRunDependencies,
+  VisibilityRunProgress,
+  VisibilityRunView,
+} from './types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
+
+/**
+ * startVisibilityRun: the domain's run of the last 30 days when there is one (nothing new is measured
+ * or counted), else a new run that takes one startVisibilityAudit slot of the caller and measures in the
+ * background. Answers at once; the run's state is then read with getVisibilityRun.
+ */
+export async function startVisibilityRun(
+  dependencies: VisibilityRunDependencies,
+  request: ValidAuditRequest,
+  options: StartVisibilityRunOptions,
+): Promise<StartedVisibilityRun> {
+  const { runRepository, rateLimiter, tracker } = dependencies;
+  const now = (dependencies.now ?? (() => new Date()))();
+  const domain = quotaDomain(request.website);
+  const windowStart = quotaWindowStart(now).toISOString();
+  const holder = runRepository.findQuotaRun(domain, dependencies.mode, windowStart);
+  if (holder !== undefined) return { run: await readVisibilityRun(dependencies, holder), reusedExistingRun: true };
+  if (tracker.isStopping) {
+    throw new VisibilityRunError('service_stopping', 'The service is restarting and takes no new checks right now.', 'Start the check again in 30 seconds.', 30);
+  }
+  const decision = rateLimiter.consume('startVisibilityAudit', options.callerKey);
+  if (!decision.allowed) {
+    const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
+    throw new VisibilityRunError(
+      'rate_limited',
+      `You have reached the limit for starting checks (${decision.limit.max} per ${describeWindow(decision.limit.windowSeconds)} per caller).`,
+      `Wait ${wait} seconds (until ${decision.resetAt.toISOString()}) and start the check again.`,
+      wait,
+    );
+  }
+  const { email: _email, ...requestWithoutEmail } = request;
+  const claim = runRepository.claimRun(
+    {
+      id: randomUUID(),
+      domain,
+      mode: dependencies.mode,
+      brand: request.brand,
+      website: request.website,
+      category: request.category,
+      request: requestWithoutEmail as unknown as Record<string, unknown>,
+      createdAt: now.toISOString(),
+    },
+    windowStart,
+  );
+  // Another start for the domain won the race between the lookup and the claim: that run is the answer.
+  if (claim.outcome === 'existing') return { run: await readVisibilityRun(dependencies, claim.run), reusedExistingRun: true };
+  const rateLimit = { remaining: decision.remaining, resetAt: decision.resetAt.toISOString() };
+  if (!tracker.run(claim.run.id, (signal) => executeVisibilityRun(dependencies, claim.run, request, signal))) {
+    runRepository.markFailed(claim.run.id, 'interrupted', INTERRUPTED_REASON, now.toISOString());
+  }
+  return { run: await readVisibilityRun(dependencies, runRepository.getRun(claim.run.id) ?? claim.run), reusedExistingRun: false, rateLimit };
+}
+
+/**
+ * getVisibilityRun: the run's state; with `waitMs`, waits up to that long for it to finish, reporting
+ * its progress as it moves. Never calls a provider.
+ */
+export async function getVisibilityRun(
+  dependencies: VisibilityRunDependencies,
+  runId: string,
+  options: GetVisibilityRunOptions = {},
+): Promise<VisibilityRunView> {
+  const read = async (): Promise<VisibilityRunView> => {
+    const stored = UUID.test(runId) ? dependencies.runRepository.getRun(runId.toLowerCase()) : undefined;
+    if (stored === undefined) throw runNotFound();
+    return readVisibilityRun(dependencies, stored);
+  };
+  let view = await read();
+  const waitMs = options.waitMs ?? 0;
+  if (waitMs <= 0 || isFinished(view)) return view;
+
+  const deadline = Date.now() + waitMs;
+  const stopWaiting = new AbortController();
+  const relay = (): void => stopWaiting.abort();
+  options.signal?.addEventListener('abort', relay, { once: true });
+  // Progress published by this process wakes the wait at once; the store is read again at least every
+  // MAP_POLL_MS, which also covers a map resumed by the service's map jobs rather than by this run.
+  let lastPercent = -1;
+  const report = (progress: VisibilityRunProgress | undefined): void => {
+    if (progress === undefined || progress.percent <= lastPercent) return;
+    lastPercent = progress.percent;
+    options.onProgress?.(progress);
+  };
+  let wake: (() => void) | undefined;
+  const unsubscribe = dependencies.tracker.subscribe(view.runId, (progress) => {
+    report(progress);
+    wake?.();
+  });
+  try {
+    report(view.progress);
+    while (!isFinished(view) && !stopWaiting.signal.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await new Promise<void>((resolve) => {
+        const finish = (): void => {
+          clearTimeout(timer);
+          stopWaiting.signal.removeEventListener('abort', finish);
+          wake = undefined;
+          resolve();
+        };
+        const timer = setTimeout(finish, Math.min(MAP_POLL_MS, left));
+        stopWaiting.signal.addEventListener('abort', finish, { once: true });
+        wake = finish;
+      });
+      view = await read();
+      report(view.progress);
+    }
+    return view;
+  } finally {
+    unsubscribe();
+    options.signal?.removeEventListener('abort', relay);
+  }
+}
+
+/**
+ * On start: runs left queued or auditing by a stopped or killed process are failed ("interrupted by a
+ * restart"; their audit cannot resume and a failed run does not hold the quota). Runs left mapping keep
+ * going: their map job resumes with the service's map jobs, and a map that was never created is started.
+ */
+export async function recoverVisibilityRuns(dependencies: VisibilityRunDependencies): Promise<{ failed: number; mapsStarted: number }> {
+  const { runRepository, logger } = dependencies;
+  const now = (dependencies.now ?? (() => new Date()))().toISOString();
+  const failed = runRepository.failUnfinishedAudits('interrupted', INTERRUPTED_REASON, now);
+  let mapsStarted = 0;
+  for (const run of runRepository.runsWithStatus('mapping')) {
+    if (run.auditId === undefined) {
+      runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now);
+      continue;
+    }
+    try {
+      const state = await getBuyerQuestionMap(dependencies, run.auditId);
+      if ('status' in state && state.status === 'not_started') {
+        await startBuyerQuestionMap(dependencies, { auditId: run.auditId }, { waitMs: 0 });
+        mapsStarted += 1;
+      }
+    } catch (error) {
+      logger.error('visibility run: could not recover the buyer-question map', { runId: run.id, error });
+      runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now);
+    }
+  }
+  if (failed > 0 || mapsStarted > 0) logger.info('visibility runs recovered', { failed, mapsStarted });
+  return { failed, mapsStarted };
+}
+
+function describeWindow(seconds: number): string {
+  if (seconds === 86_400) return 'day';
+  if (seconds === 3_600) return 'hour';
+  return `${Math.round(seconds / 60)} minutes`;
+}

@@ -1,0 +1,11 @@
+import type { VisibilityRunDependencies } from '@visibility/core';
+
+/** What one MCP session's server needs: the shared run core, who is calling, and what to call itself. */
+export interface McpServerDependencies {
+  /** The service's run core (audit, map, run store, limiter, tracker), shared by every session. */
+  runs: VisibilityRunDependencies;
+  /** Whose per-caller limits a start counts against: the key of the address that opened the session. */
+  callerKey: string;
+  /** Reported as serverInfo.version. */
+  serverVersion: string;
+}

@@ -1,0 +1,11 @@
+// Every tool the server offers, in the order tools/list shows them. Manifests and docs read this list.
+
+import { getVisibilityCheckTool } from './get-visibility-check.js';
+import { startVisibilityCheckTool } from './start-visibility-check.js';
+import type { VisibilityTool } from './types.js';
+
+export { getVisibilityCheckTool, MAX_WAIT_SECONDS } from './get-visibility-check.js';
+export { startVisibilityCheckTool } from './start-visibility-check.js';
+
+/** The tools, as plain objects. */
+export const VISIBILITY_TOOLS: readonly VisibilityTool[] = [startVisibilityCheckTool, getVisibilityCheckTool];
