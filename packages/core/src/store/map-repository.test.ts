@@ -1,24 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { insertAudit } from '../map/test-support/map-fixtures.js';
 import type { MapCellRecord, NewMapJob } from './map-repository.js';
-import { openStore, type Store } from './store.js';
+import type { Store } from './store.js';
+import { useTempStores } from './test-support/temp-stores.js';
 
-let dataDir: string;
+const stores = useTempStores('map-repository');
 let store: Store;
 let other: Store;
 beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'visibility-map-repository-'));
-  store = openStore({ dataDir });
+  store = stores.open();
   // A second connection to the same file: what SQLite enforces holds across processes, not just in memory.
-  other = openStore({ dataDir });
-});
-afterEach(() => {
-  other.close();
-  store.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  other = stores.open();
 });
 
 function newJob(auditId: string, chargedEmail?: string): NewMapJob {
