@@ -7,14 +7,18 @@ import { publicCors } from './rest/cors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { quickMeasurementRoutes, type QuickMeasurementDependencies } from './rest/quick-measurements.js';
 import { healthRoutes, type HealthInfo } from './routes/health.js';
+import type { LayoutContext } from './site/layout.js';
+import { sendSiteNotFound } from './site/pages.js';
 
 export interface AppDependencies extends QuickMeasurementDependencies, Omit<AuditRouteDependencies, 'budget' | 'lineup' | 'rateLimiter'> {
   logger: Logger;
   baseUrl: string;
   trustProxy: TrustProxySetting;
   health: HealthInfo;
-  /** Further route modules (map, sign-in, tokens), mounted before the 404 handler. */
+  /** Further route modules (map, sign-in, tokens, site), mounted before the 404 handler. */
   routers?: Router[];
+  /** The site's layout: outside /api a 404 is then the site's markdown (or HTML) 404 instead of JSON. */
+  siteLayout?: LayoutContext | undefined;
 }
 
 /** Builds the one Express app that serves REST, MCP and the site. */
@@ -24,6 +28,11 @@ export function createApp(dependencies: AppDependencies): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', dependencies.trustProxy);
   app.set('etag', false);
+  // Every answer is only what its Content-Type says: JSON that echoes a hostile brand is never sniffed as HTML.
+  app.use((_request, response, next) => {
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  });
   app.use(requestContext(dependencies.logger));
   app.use(healthRoutes(dependencies.health));
 
@@ -40,6 +49,9 @@ export function createApp(dependencies: AppDependencies): Express {
 
   const notFound: RequestHandler = (request, response) => {
     const underApi = request.path === '/api' || request.path.startsWith('/api/');
+    if (!underApi && dependencies.siteLayout !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (sendSiteNotFound(response, dependencies.siteLayout, request.path, request.headers.accept)) return;
+    }
     sendApiError(
       response,
       underApi

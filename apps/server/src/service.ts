@@ -1,13 +1,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, Store } from '@visibility/core';
+import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, StartAuditDependencies, Store } from '@visibility/core';
 import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
 import { authRoutes } from './auth/auth-routes.js';
 import { discoveryRoutes } from './discovery/index.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { mapRoutes } from './rest/map-routes.js';
+import { buildOpenApiDocument } from './rest/openapi.js';
 import { tokenRoutes } from './rest/token-routes.js';
+import { siteRoutes } from './site/site-routes.js';
+import { createStaticSite } from './site/static-site.js';
 import type { RouteContext } from './route-context.js';
 import { createRuntime } from './runtime.js';
 import { SERVICE_VERSION } from './version.js';
@@ -26,17 +29,54 @@ export interface RunningService {
   close(graceMs?: number): Promise<void>;
 }
 
+/** How long the HTTP server lets a slow client hold a socket (see startService). */
+export interface HttpTimeouts {
+  /** Time allowed to receive the request headers (slowloris on headers). */
+  headersTimeoutMs: number;
+  /** Time allowed to receive the whole request, body included (a body trickled byte by byte). */
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two timeouts above; a timeout is enforced within this much of its value. */
+  connectionsCheckingIntervalMs: number;
+}
+
+/** Production values. Slow clients cannot hold a socket forever; measurement routes stay well inside these. */
+export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 120_000,
+  keepAliveTimeoutMs: 5_000,
+  connectionsCheckingIntervalMs: 30_000,
+};
+
+/** Seams for tests only; production starts with none of them. */
+export interface StartServiceOptions {
+  /** Shorter server timeouts, so slow-client tests finish in seconds. */
+  httpTimeouts?: Partial<HttpTimeouts> | undefined;
+  /** The crawler POST /api/audit uses (tests inject one with a scripted DNS resolver). */
+  crawl?: StartAuditDependencies['crawl'];
+}
+
 /** Composition root: config -> store, lineup -> Express app -> listening HTTP server. */
-export async function startService(config: Config, logger: Logger): Promise<RunningService> {
+export async function startService(config: Config, logger: Logger, options: StartServiceOptions = {}): Promise<RunningService> {
   const startedAt = new Date();
   const runtime = await createRuntime(config, logger);
   const { store, budget, rateLimiter, lineup, simulator, mailer } = runtime;
   try {
-    const context: RouteContext = { config, runtime, logger };
+    // The site's pages, discovery files and stylesheet are rendered once here and answered from memory.
+    const site = createStaticSite({ baseUrl: config.baseUrl, demo: config.providerMode === 'demo', openApiDocument: buildOpenApiDocument(config.baseUrl) });
+    const context: RouteContext = { config, runtime, logger, siteLayout: site.layout };
     const buyerQuestionMaps = mapRoutes(context);
     const mcp = mcpRoutes(context);
     const app = createApp({
-      routers: [buyerQuestionMaps.router, mcp.router, authRoutes(context), tokenRoutes(context), discoveryRoutes(context)],
+      routers: [
+        buyerQuestionMaps.router,
+        mcp.router,
+        authRoutes(context),
+        tokenRoutes(context),
+        discoveryRoutes(context),
+        siteRoutes(context, site, buyerQuestionMaps.dependencies),
+      ],
+      siteLayout: site.layout,
       logger,
       lineup,
       budget,
@@ -45,6 +85,7 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
       auditRepository: store.auditRepository,
       mailer,
       crawlHostMap: config.crawlHostMap,
+      crawl: options.crawl,
       baseUrl: config.baseUrl,
       trustProxy: config.trustProxy,
       health: {
@@ -54,11 +95,15 @@ export async function startService(config: Config, logger: Logger): Promise<Runn
         startedAt,
       },
     });
-    const server = createServer(app);
+    const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
+    // Cheap reads (pages, markdown views, discovery files, the stylesheet) skip Express entirely.
+    const server = createServer({ connectionsCheckingInterval: timeouts.connectionsCheckingIntervalMs }, (request, response) => {
+      if (!site.handle(request, response)) app(request, response);
+    });
     // Slow clients cannot hold a socket forever; measurement routes stay well inside these.
-    server.headersTimeout = 20_000;
-    server.requestTimeout = 120_000;
-    server.keepAliveTimeout = 5_000;
+    server.headersTimeout = timeouts.headersTimeoutMs;
+    server.requestTimeout = timeouts.requestTimeoutMs;
+    server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
     await listen(server, config.port);
     // Map jobs a stopped or killed process left running pick up where their stored cells end.
     buyerQuestionMaps.resume();

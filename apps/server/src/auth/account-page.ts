@@ -1,8 +1,9 @@
 import { escapeHtml } from '@visibility/core';
+import { renderLayout, SITE_CSP, type LayoutContext } from '../site/layout.js';
 import { SIGN_IN_LINK_TTL_SECONDS } from './sign-in-links.js';
 
-/** The Content-Security-Policy of every HTML page under /account and /auth: no scripts, no external anything. */
-export const ACCOUNT_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The Content-Security-Policy of every HTML page under /account and /auth: the site's (no scripts, styles from 'self'). */
+export const ACCOUNT_PAGE_CSP = SITE_CSP;
 
 /** One audit row as the account page and GET /api/account/audits show it. */
 export interface AccountAuditSummary {
@@ -28,45 +29,8 @@ export type AccountPageView =
   | { signedIn: true; email: string; credits: number; audits: readonly AccountAuditSummary[]; notice?: PageNotice | undefined }
   | { signedIn: false; notice?: PageNotice | undefined; email?: string | undefined };
 
-const STYLE = `
-  :root { color-scheme: light dark; --muted: #666; --line: #ccc; --accent: #0b57d0; }
-  body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; padding: 2rem 1rem; }
-  main { max-width: 44rem; margin: 0 auto; }
-  h1 { font-size: 1.6rem; margin: 0 0 1rem; }
-  h2 { font-size: 1.2rem; margin: 2rem 0 .5rem; }
-  .note { color: var(--muted); }
-  .notice { border: 1px solid var(--line); border-left: 4px solid var(--accent); padding: .5rem .75rem; margin: 0 0 1.25rem; }
-  .notice.error { border-left-color: #b3261e; }
-  form.inline { display: inline; }
-  label { display: block; font-weight: 600; margin-bottom: .25rem; }
-  input[type=email] { font: inherit; padding: .4rem .5rem; width: 100%; max-width: 22rem; box-sizing: border-box; }
-  button { font: inherit; padding: .4rem .9rem; margin-top: .5rem; cursor: pointer; }
-  :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
-  td.number { text-align: right; font-variant-numeric: tabular-nums; }
-  dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; }
-  dt { font-weight: 600; }
-  dd { margin: 0; }
-`;
-
-function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · AI Visibility</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+function layout(title: string, body: string, site: LayoutContext, notice: PageNotice | undefined): string {
+  return renderLayout(site, { title, path: '/account', noindex: true, body, notice: noticeHtml(notice) });
 }
 
 function noticeHtml(notice: PageNotice | undefined): string {
@@ -79,11 +43,11 @@ function noticeHtml(notice: PageNotice | undefined): string {
 /** The sign-in form: posts to /auth/sign-in as a plain form (no script needed). */
 export function signInFormHtml(email = ''): string {
   return `<form method="post" action="/auth/sign-in">
-<label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="120" value="${escapeHtml(email)}">
-<button type="submit">Email me a sign-in link</button>
+<div class="field"><label for="email">Email address</label>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="120" value="${escapeHtml(email)}"></div>
+<p><button type="submit">Email me a sign-in link</button></p>
 </form>
-<p class="note">We mail a link that signs you in on this browser. It works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. Your account lists the audits attached to that address and your credits; no password is involved.</p>
+<p class="meta">We mail a link that signs you in on this browser. It works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. Your account lists the audits attached to that address and your credits; no password is involved.</p>
 `;
 }
 
@@ -96,39 +60,45 @@ function auditsHtml(audits: readonly AccountAuditSummary[]): string {
   const rows = audits
     .map(
       (audit) => `<tr>
-<td>${escapeHtml(audit.brand)}</td>
+<td><a href="/report/${escapeHtml(audit.id)}">${escapeHtml(audit.brand)}</a></td>
 <td>${escapeHtml(audit.category)}</td>
 <td class="number">${escapeHtml(formatScore(audit))}</td>
 <td><time datetime="${escapeHtml(audit.createdAt)}">${escapeHtml(audit.createdAt.slice(0, 10))}</time></td>
 <td>${escapeHtml(audit.mode)}</td>
+<td><form method="post" action="/account/audits/${escapeHtml(audit.id)}/badge"><button class="secondary" type="submit">Badge for ${escapeHtml(audit.brand)}</button></form>
+<form method="post" action="/account/audits/${escapeHtml(audit.id)}/share"><button class="secondary" type="submit">Share link for ${escapeHtml(audit.brand)}</button></form></td>
 </tr>`,
     )
     .join('\n');
-  return `<table>
-<caption class="note">Newest first</caption>
-<thead><tr><th scope="col">Brand</th><th scope="col">Category</th><th scope="col">Score</th><th scope="col">Date</th><th scope="col">Mode</th></tr></thead>
+  return `<div class="table-scroll"><table>
+<caption>Newest first. A badge or share link is shown once when created; revoke it through the API.</caption>
+<thead><tr><th scope="col">Brand</th><th scope="col">Category</th><th scope="col" class="number">Score</th><th scope="col">Date</th><th scope="col">Mode</th><th scope="col">Publish</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
-</table>
+</table></div>
 `;
 }
 
 /** Renders the /account page (and the invalid-link page) as a complete HTML document; every value is escaped. */
-export function renderAccountPage(view: AccountPageView): string {
+export function renderAccountPage(view: AccountPageView, site: LayoutContext = DEFAULT_LAYOUT): string {
   if (!view.signedIn) {
-    return layout('Sign in', `<h1>Sign in</h1>\n${noticeHtml(view.notice)}${signInFormHtml(view.email)}`);
+    return layout('Sign in', signInFormHtml(view.email), site, view.notice);
   }
   const credits = `${view.credits} credit${view.credits === 1 ? '' : 's'}`;
   return layout(
     'Your account',
-    `<h1>Your account</h1>
-${noticeHtml(view.notice)}<dl>
+    `<dl class="facts">
 <dt>Signed in as</dt><dd>${escapeHtml(view.email)}</dd>
-<dt>Credits</dt><dd>${escapeHtml(credits)} <span class="note">(one re-runs a buyer-question map)</span></dd>
+<dt>Credits</dt><dd>${escapeHtml(credits)} <span class="meta">(one re-runs a buyer-question map)</span></dd>
 </dl>
-<form class="inline" method="post" action="/auth/sign-out"><button type="submit">Sign out</button></form>
+<form method="post" action="/auth/sign-out"><button class="secondary" type="submit">Sign out</button></form>
 <h2>Your audits</h2>
 ${auditsHtml(view.audits)}`,
+    site,
+    view.notice,
   );
 }
+
+/** Used only where no site is composed (unit tests of this page). */
+const DEFAULT_LAYOUT: LayoutContext = { baseUrl: '', demo: false, stylesheetHref: '/assets/site.css' };

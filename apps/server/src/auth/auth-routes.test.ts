@@ -369,7 +369,7 @@ describe('the account', () => {
     const page = await fetch(`${service.url}/account`, { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toBe(ACCOUNT_PAGE_CSP);
-    expect(ACCOUNT_PAGE_CSP).toBe("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
+    expect(ACCOUNT_PAGE_CSP).toBe("default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'");
     expect(page.headers.get('cache-control')).toBe('no-store');
     const html = await page.text();
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');

@@ -90,6 +90,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
   const { store, mailer, sessionSecret } = runtime;
   const now = options.now ?? (() => new Date());
   const secure = isSecureBaseUrl(config.baseUrl);
+  const siteLayout = context.siteLayout ?? { baseUrl: config.baseUrl, demo: config.providerMode === 'demo', stylesheetHref: '/assets/site.css' };
   const limiter = createSignInLimiter(store.rateLimitRepository, options.now);
   const router = Router();
 
@@ -121,7 +122,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     }
     for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
     const email = normalizeEmail(emailField(request.body));
-    sendHtml(response, error.status, renderAccountPage({ signedIn: false, email, notice: { kind: 'error', text: `${error.message} ${error.hint}` } }));
+    sendHtml(response, error.status, renderAccountPage({ signedIn: false, email, notice: { kind: 'error', text: `${error.message} ${error.hint}` } }, siteLayout));
   };
 
   // CSRF: SameSite=Lax keeps the cookie off cross-site POSTs; this also refuses them outright when the browser names another origin.
@@ -168,7 +169,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
             kind: 'error',
             text: `This sign-in link is invalid or has expired. Each link works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. Ask for a new one below.`,
           },
-        }),
+        }, siteLayout),
       );
       return;
     }
@@ -212,7 +213,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     const notice = sent
       ? ({ kind: 'info', text: `We mailed a sign-in link to the address you gave. It works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes; check your spam folder if it does not arrive.` } as const)
       : undefined;
-    sendHtml(response, 200, renderAccountPage(session === undefined ? { signedIn: false, notice } : { ...accountView(session), notice }));
+    sendHtml(response, 200, renderAccountPage(session === undefined ? { signedIn: false, notice } : { ...accountView(session), notice }, siteLayout));
   });
 
   return router;

@@ -19,6 +19,12 @@ function originOf(value: string): string | undefined {
 export function isSameOriginRequest(request: Request, baseUrl: string): boolean {
   const expected = originOf(baseUrl);
   const origin = request.get('origin');
+  if (origin === 'null') {
+    // A page served with Referrer-Policy: no-referrer (reports, account, results) makes the browser
+    // send "Origin: null" on its own form posts. Sec-Fetch-Site, which no page can set, then tells
+    // whether the post came from this origin; without it an opaque origin is refused.
+    return request.get('sec-fetch-site') === 'same-origin';
+  }
   if (origin !== undefined) return expected !== undefined && originOf(origin) === expected;
   const referer = request.get('referer');
   if (referer !== undefined && referer !== '') return expected !== undefined && originOf(referer) === expected;

@@ -11,6 +11,7 @@ import {
 } from '@visibility/core';
 import { readSession } from '../auth/session.js';
 import { ApiError } from '../http/api-error.js';
+import { literalUndecodableSegments } from '../http/literal-path-segments.js';
 import type { RouteContext } from '../route-context.js';
 import { callerKey } from './caller.js';
 import { toApiError } from './core-errors.js';
@@ -26,6 +27,8 @@ export interface MapRoutes {
   resume(): number;
   /** Stops the jobs (calls in flight get graceMs to finish and be stored); call before the store closes. */
   stop(graceMs?: number): Promise<void>;
+  /** The one runner and repositories the site's map button uses too, so one audit never has two runners. */
+  dependencies: BuyerQuestionMapDependencies;
 }
 
 /**
@@ -45,6 +48,8 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     logger,
   };
   const router = Router();
+  // An id Express cannot percent-decode ("%", "%E0%A4%A") is an unknown id (404), not a bare 400.
+  router.use(literalUndecodableSegments(/^\/api\/audit\/[^/]+\/fanout-map\/?$/i));
 
   router.post(MAP_PATH, jsonBody('invalid_body', { optional: true }), async (request: Request<{ auditId: string }>, response: Response) => {
     try {
@@ -86,6 +91,7 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     router,
     resume: () => resumeBuyerQuestionMaps(dependencies),
     stop: (graceMs) => stopBuyerQuestionMaps(dependencies, graceMs),
+    dependencies,
   };
 }
 

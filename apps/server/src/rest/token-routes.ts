@@ -11,6 +11,7 @@ import {
 import { isSameOriginRequest } from '../auth/same-origin.js';
 import { readSession } from '../auth/session.js';
 import { ApiError } from '../http/api-error.js';
+import { literalUndecodableSegments } from '../http/literal-path-segments.js';
 import type { RouteContext } from '../route-context.js';
 
 /** A badge is cached for a day (spec); "not found" only briefly, so a fresh token shows up soon. */
@@ -21,6 +22,39 @@ export const BADGE_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'uns
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The audit the signed-in caller owns, or the ApiError that says why not (401, then 404, then 403). */
+export function findOwnedAudit(request: Request, context: RouteContext): { audit: AuditRecord; email: string } {
+  const { store, sessionSecret } = context.runtime;
+  const baseUrl = context.config.baseUrl;
+  // These change state with the owner's cookie: a page on another site must not trigger them.
+  if (!isSameOriginRequest(request, baseUrl)) {
+    throw new ApiError(403, 'cross_origin', 'This request came from another site.', 'Manage badges and share links from this site.');
+  }
+  const session = readSession(request, sessionSecret);
+  if (session === undefined) {
+    throw new ApiError(
+      401,
+      'unauthorized',
+      'Sign in to manage badges and share links of an audit.',
+      'Sign in on the site with the email the audit was sent to, then retry with the sb-access-token cookie.',
+    );
+  }
+  const auditId = String(request.params.auditId ?? '');
+  const audit = UUID.test(auditId) ? store.auditRepository.getAudit(auditId.toLowerCase()) : undefined;
+  if (audit === undefined) {
+    throw new ApiError(404, 'audit_not_found', 'There is no audit with that id.', 'Use the id from the AuditResponse of POST /api/audit.');
+  }
+  if (audit.email === undefined || audit.email.toLowerCase() !== session.email.toLowerCase()) {
+    throw new ApiError(
+      403,
+      'forbidden',
+      'Only the owner of this audit can manage its badges and share links.',
+      'Sign in with the email address the audit was sent to.',
+    );
+  }
+  return { audit, email: session.email };
+}
+
 /**
  * Badge and share tokens. Private (absent from /openapi.json, owner only): POST
  * /api/audit/{auditId}/badge-token, POST /api/audit/{auditId}/share-link and DELETE
@@ -28,39 +62,13 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function tokenRoutes(context: RouteContext): Router {
   const router = Router();
+  // A token or id Express cannot percent-decode ("%", "%ED%A0%80") is an unknown one: the "not found"
+  // SVG badge, or the owner checks then 404, never a bare 400 (or JSON where an image is embedded).
+  router.use(literalUndecodableSegments(/^\/api\/(?:badge\/[^/]+|audit\/[^/]+\/(?:badge-token|share-link|tokens\/[^/]+\/[^/]+))\/?$/i));
   const { store, sessionSecret } = context.runtime;
   const baseUrl = context.config.baseUrl;
 
-  /** The audit the signed-in caller owns, or the ApiError that says why not (401, then 404, then 403). */
-  function ownedAudit(request: Request): { audit: AuditRecord; email: string } {
-    // These change state with the owner's cookie: a page on another site must not trigger them.
-    if (!isSameOriginRequest(request, baseUrl)) {
-      throw new ApiError(403, 'cross_origin', 'This request came from another site.', 'Manage badges and share links from this site.');
-    }
-    const session = readSession(request, sessionSecret);
-    if (session === undefined) {
-      throw new ApiError(
-        401,
-        'unauthorized',
-        'Sign in to manage badges and share links of an audit.',
-        'Sign in on the site with the email the audit was sent to, then retry with the sb-access-token cookie.',
-      );
-    }
-    const auditId = String(request.params.auditId ?? '');
-    const audit = UUID.test(auditId) ? store.auditRepository.getAudit(auditId.toLowerCase()) : undefined;
-    if (audit === undefined) {
-      throw new ApiError(404, 'audit_not_found', 'There is no audit with that id.', 'Use the id from the AuditResponse of POST /api/audit.');
-    }
-    if (audit.email === undefined || audit.email.toLowerCase() !== session.email.toLowerCase()) {
-      throw new ApiError(
-        403,
-        'forbidden',
-        'Only the owner of this audit can manage its badges and share links.',
-        'Sign in with the email address the audit was sent to.',
-      );
-    }
-    return { audit, email: session.email };
-  }
+  const ownedAudit = (request: Request) => findOwnedAudit(request, context);
 
   function sendCreated(response: Response, body: Record<string, string>): void {
     // The raw token is shown exactly once: no cache may keep it.

@@ -1,0 +1,95 @@
+import { badgeStateAt, escapeHtml, formatMeasuredMonth, lastRunOf, RECHECK_AFTER_DAYS, type AuditRecord } from '@visibility/core';
+import { escapeMarkdown as markdownText } from './report/index.js';
+
+export interface BadgeLandingSubject {
+  token: string;
+  audit: AuditRecord;
+  baseUrl: string;
+}
+
+interface BadgeFacts {
+  brand: string;
+  website: string;
+  category: string;
+  month: string;
+  fresh: boolean;
+  demo: boolean;
+  questions: string[];
+  providers: string[];
+  badgeUrl: string;
+}
+
+function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** What the landing page states, read defensively from the stored audit. */
+function factsOf(subject: BadgeLandingSubject, now = new Date()): BadgeFacts {
+  const { audit } = subject;
+  const response = audit.response;
+  const lastRun = lastRunOf(audit.createdAt, typeof response.lastRunAt === 'string' ? response.lastRunAt : undefined);
+  const fanout = asRecord(response.productFanout);
+  const questions = Array.isArray(fanout.questions) ? fanout.questions.filter((question): question is string => typeof question === 'string') : [];
+  const findings = Array.isArray(response.providerFindings) ? response.providerFindings.map(asRecord) : [];
+  const providers = findings.map((finding) => `${String(finding.provider ?? '')}${typeof finding.model === 'string' ? ` (${finding.model})` : ''}`);
+  return {
+    brand: audit.brand,
+    website: audit.website,
+    category: typeof response.categoryLocalized === 'string' && response.categoryLocalized !== '' ? response.categoryLocalized : audit.category,
+    month: formatMeasuredMonth(lastRun),
+    fresh: badgeStateAt(lastRun, now) === 'fresh',
+    demo: audit.mode === 'demo',
+    questions,
+    providers,
+    badgeUrl: `${subject.baseUrl}/api/badge/${subject.token}`,
+  };
+}
+
+/** The badge landing page (`/badge/{token}`): the brand, the month measured and what was asked. */
+export function renderBadgeLandingHtml(subject: BadgeLandingSubject): { title: string; description: string; body: string } {
+  const facts = factsOf(subject);
+  const questions =
+    facts.questions.length === 0
+      ? '<p>This audit generated no buyer questions; the providers were asked about the brand and its category.</p>'
+      : `<ol>${facts.questions.map((question) => `<li>${escapeHtml(question)}</li>`).join('')}</ol>`;
+  const body = `<p><img src="${escapeHtml(facts.badgeUrl)}" width="250" height="40" alt="${escapeHtml(`AI visibility badge of ${facts.brand}`)}"></p>
+${facts.demo ? '<p class="notice" role="note">This badge comes from the demo lineup: the answers were simulated, not given by real models.</p>\n' : ''}<dl class="facts">
+<dt>Brand</dt><dd>${escapeHtml(facts.brand)}</dd>
+<dt>Website</dt><dd>${escapeHtml(facts.website)}</dd>
+<dt>Category</dt><dd>${escapeHtml(facts.category)}</dd>
+<dt>Measured</dt><dd>${escapeHtml(facts.month)}${facts.fresh ? '' : ` (more than ${RECHECK_AFTER_DAYS} days ago: due for a re-check)`}</dd>
+<dt>Asked to</dt><dd>${facts.providers.length === 0 ? 'no provider answered' : escapeHtml(facts.providers.join(', '))}</dd>
+</dl>
+<h2>What was asked</h2>
+<p>The AI assistants were asked these buyer questions, which never name the brand, several times each; the badge says the brand was measured, not that it won.</p>
+${questions}
+<p>How the questions are asked and read: <a href="/methodology">methodology</a>. <a href="/">Measure your own brand</a>.</p>
+`;
+  return {
+    title: `${facts.brand}: AI visibility measured`,
+    description: `${facts.brand} was measured for AI visibility in ${facts.month}.`,
+    body,
+  };
+}
+
+export function renderBadgeLandingMarkdown(subject: BadgeLandingSubject): string {
+  const facts = factsOf(subject);
+  const lines = [
+    `# ${markdownText(facts.brand)}: AI visibility measured`,
+    '',
+    ...(facts.demo ? ['> Demo lineup: the answers were simulated, not given by real models.', ''] : []),
+    `- Brand: ${markdownText(facts.brand)}`,
+    `- Website: ${markdownText(facts.website)}`,
+    `- Category: ${markdownText(facts.category)}`,
+    `- Measured: ${facts.month}${facts.fresh ? '' : ' (due for a re-check)'}`,
+    `- Asked to: ${facts.providers.length === 0 ? 'no provider answered' : markdownText(facts.providers.join(', '))}`,
+    '',
+    '## What was asked',
+    '',
+    ...(facts.questions.length === 0 ? ['No buyer questions were generated.'] : facts.questions.map((question, index) => `${index + 1}. ${markdownText(question)}`)),
+    '',
+    `Methodology: ${subject.baseUrl}/methodology`,
+    '',
+  ];
+  return lines.join('\n');
+}

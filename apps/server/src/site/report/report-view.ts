@@ -1,0 +1,378 @@
+// The report as an HTML fragment (<section class="report">): the page layout (h1, <head>, stylesheet)
+// is someone else's. No scripts, no inline styles, no event handlers: a strict CSP applies. Every
+// value from the stored response is escaped (brands, competitors, model ids, answers and reasons come
+// from users, models and crawled sites).
+
+import { escapeHtml } from '@visibility/core';
+import { renderScoreChart, renderShareOfVoiceChart, reportIdPrefix } from './charts.js';
+import {
+  confidenceLabel,
+  DEGRADED_HREF,
+  degradedText,
+  DEMO_BANNER_TEXT,
+  formatDateTime,
+  formatPercent,
+  formatPosition,
+  formatRateWithInterval,
+  formatScore,
+  formatScoreWithInterval,
+  mapCellText,
+  mapProviderSummaryText,
+  measurementSentence,
+  modelLabel,
+  NOT_MEASURED_HREF,
+  notMeasuredText,
+  priorityClass,
+  priorityLabel,
+  questionsWonText,
+  riskClass,
+  riskLabel,
+} from './format.js';
+import type { ReportMap, ReportMapCell, ReportView } from './report-model.js';
+
+export interface ReportHtmlOptions {
+  /** When given and no map exists yet, a plain POST form starts the buyer-question map. */
+  mapAction?: { formAction: string } | undefined;
+}
+
+/** The button's label on the map form. */
+export const MAP_ACTION_LABEL = 'Ask the buyer questions to every provider';
+
+const e = escapeHtml;
+
+function time(iso: string): string {
+  return `<time datetime="${e(iso)}">${e(formatDateTime(iso))}</time>`;
+}
+
+/** A table inside a horizontally scrolling, keyboard-focusable region labelled by its caption. */
+function tableWrap(captionId: string, table: string): string {
+  return `<div class="report-table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0">\n${table}\n</div>`;
+}
+
+function part(id: string, heading: string, body: string, extraClass = ''): string {
+  return `<section class="report-part${extraClass === '' ? '' : ` ${extraClass}`}" aria-labelledby="${id}">
+<h2 id="${id}">${e(heading)}</h2>
+${body}
+</section>`;
+}
+
+function websiteHtml(website: string): string {
+  if (website === '') return '<span class="report-muted">not given</span>';
+  let url: URL | null = null;
+  try {
+    url = new URL(website);
+  } catch {
+    url = null;
+  }
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) return e(website);
+  return `<a href="${e(url.href)}" rel="nofollow noopener noreferrer ugc">${e(website)}</a>`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function headline(view: ReportView, id: string): string {
+  const { summary } = view;
+  const lines: string[] = [];
+  lines.push(`<h2 id="${id}">${e(view.brand === '' ? 'Brand' : view.brand)}: AI visibility snapshot</h2>`);
+
+  const category =
+    view.categoryLocalized !== null && view.categoryLocalized !== view.category
+      ? `${e(view.category)} <span class="report-muted">(asked as “${e(view.categoryLocalized)}”${view.measurementLocale === null ? '' : `, ${e(view.measurementLocale)}`})</span>`
+      : e(view.category === '' ? 'not given' : view.category);
+  lines.push(`<dl class="report-facts">
+<dt>Website</dt><dd>${websiteHtml(view.website)}</dd>
+<dt>Category</dt><dd>${category}</dd>
+<dt>Measured</dt><dd>${time(view.createdAt)}</dd>
+</dl>`);
+
+  if (view.isDemo) {
+    lines.push(
+      `<p class="report-banner report-banner-demo" role="note"><strong>${e(DEMO_BANNER_TEXT)}.</strong> ` +
+        'The answers below come from the built-in simulator (model ids starting with <code>demo-</code>), not from any real assistant.</p>',
+    );
+  }
+
+  if (!summary.measured) {
+    lines.push(`<div class="report-not-measured" role="status">
+<p class="report-score-value"><span class="report-score-number">Not measured</span></p>
+<p>${e(notMeasuredText(summary))}</p>
+<p class="report-muted">This is not a score of 0: no provider answered, so nothing is known about whether assistants name ${e(view.brand === '' ? 'the brand' : view.brand)}. <a href="${NOT_MEASURED_HREF}">Why “not measured” is not “not mentioned”</a>.</p>
+</div>`);
+  } else {
+    const score = summary.score;
+    const interval =
+      score !== null && summary.scoreInterval !== null
+        ? ` <span class="report-score-interval">(95% CI ${e(formatScore(summary.scoreInterval[0]))}–${e(formatScore(summary.scoreInterval[1]))})</span>`
+        : '';
+    const confidence = confidenceLabel(summary.confidence);
+    lines.push(`<div class="report-score">
+<p class="report-score-value"><span class="report-score-label">Visibility score</span> <span class="report-score-number">${score === null ? 'n/a' : e(formatScore(score))}</span><span class="report-score-max"> / 100</span>${interval}</p>
+<p class="report-badges"><span class="report-risk report-risk-${riskClass(summary.risk)}">${e(riskLabel(summary.risk))}</span>${confidence === null ? '' : ` <span class="report-confidence report-confidence-${priorityClass(summary.confidence ?? '')}">${e(confidence)}</span>`}</p>
+<p class="report-muted">${e(measurementSentence(view))}</p>
+</div>`);
+  }
+
+  if (summary.degraded) {
+    lines.push(
+      `<p class="report-banner report-banner-degraded" role="note">${e(degradedText(summary))} <a href="${DEGRADED_HREF}">How degraded snapshots work</a>.</p>`,
+    );
+  }
+  return `<header class="report-header" aria-labelledby="${id}">\n${lines.join('\n')}\n</header>`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function findingsPart(view: ReportView, prefix: string): string {
+  const id = `${prefix}-findings`;
+  if (view.findings.length === 0) {
+    return part(id, 'Findings by provider', '<p>No provider answered, so there are no findings.</p>');
+  }
+  const captionId = `${id}-caption`;
+  const rows = view.findings
+    .map((finding) => {
+      const answers =
+        finding.successfulSamples === null
+          ? 'n/a'
+          : `${finding.successfulSamples}${finding.samples === null ? '' : ` of ${finding.samples}`}${finding.failedSamples ? ` (${finding.failedSamples} failed)` : ''}`;
+      return `<tr>
+<th scope="row">${e(finding.provider)}</th>
+<td><code>${e(modelLabel(finding.model, finding.demo || view.isDemo))}</code></td>
+<td class="report-number">${e(formatScoreWithInterval(finding.score, finding.scoreInterval))}</td>
+<td class="report-number">${e(formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval))}</td>
+<td class="report-number">${e(formatPosition(finding.averagePosition))}</td>
+<td class="report-number">${finding.shareOfVoice === null ? 'n/a' : e(formatPercent(finding.shareOfVoice))}</td>
+<td class="report-number">${e(answers)}</td>
+<td>${e(finding.summary)}</td>
+</tr>`;
+    })
+    .join('\n');
+  const table = `<table class="report-table report-findings">
+<caption id="${captionId}">What each provider that answered said about ${e(view.brand === '' ? 'the brand' : view.brand)}</caption>
+<thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Score (95% CI)</th><th scope="col">Mention rate (95% CI)</th><th scope="col">Average position</th><th scope="col">Share of voice</th><th scope="col">Answers</th><th scope="col">Summary</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`;
+  return part(id, 'Findings by provider', tableWrap(captionId, table));
+}
+
+function failedPart(view: ReportView, prefix: string): string {
+  if (view.failedProviders.length === 0) return '';
+  const id = `${prefix}-failed`;
+  const captionId = `${id}-caption`;
+  const rows = view.failedProviders
+    .map(
+      (failure) => `<tr class="report-row-not-measured">
+<th scope="row">${e(failure.provider)}</th>
+<td><code>${e(modelLabel(failure.model, failure.demo || view.isDemo))}</code></td>
+<td><span class="report-status-not-measured">not measured</span></td>
+<td>${e(failure.reason)}</td>
+<td class="report-number">${failure.failedSamples === null ? 'n/a' : e(String(failure.failedSamples))}</td>
+</tr>`,
+    )
+    .join('\n');
+  const table = `<table class="report-table report-failed">
+<caption id="${captionId}">Providers asked whose every call failed</caption>
+<thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Failed calls</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`;
+  return part(
+    id,
+    'Providers not measured',
+    `<p>These providers were asked but never answered. They are <strong>not measured</strong>, which is not the same as “not mentioned”: they have no score and do not count in the overall score.</p>\n${tableWrap(captionId, table)}`,
+  );
+}
+
+function competitorsPart(view: ReportView, prefix: string): string {
+  const id = `${prefix}-competitors`;
+  const chart = renderShareOfVoiceChart(view);
+  const listed = view.competitors.filter((competitor) => competitor.mentions > 0 || competitor.watched);
+  const blocks: string[] = [];
+  if (chart !== '') blocks.push(chart);
+  if (listed.length === 0) {
+    blocks.push(view.summary.measured ? '<p>No competitor was named in the answers.</p>' : '<p>Not measured: no answers to count competitors in.</p>');
+  } else {
+    const captionId = `${id}-caption`;
+    const rows = listed
+      .map(
+        (competitor) => `<tr>
+<td class="report-number">${e(String(competitor.rank))}</td>
+<th scope="row">${e(competitor.name)}</th>
+<td class="report-number">${competitor.namedInstead}</td>
+<td class="report-number">${competitor.mentions}</td>
+<td>${competitor.watched ? 'watched' : 'found in the answers'}</td>
+</tr>`,
+      )
+      .join('\n');
+    blocks.push(
+      tableWrap(
+        captionId,
+        `<table class="report-table report-competitors">
+<caption id="${captionId}">Competitors named instead of ${e(view.brand === '' ? 'the brand' : view.brand)}, across providers</caption>
+<thead><tr><th scope="col">Rank</th><th scope="col">Competitor</th><th scope="col">Answers naming it instead</th><th scope="col">Answers naming it</th><th scope="col">Source</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`,
+      ),
+    );
+  }
+  return part(id, 'Share of voice and competitors named instead', blocks.join('\n'));
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function cellClass(cell: ReportMapCell | null): string {
+  if (cell === null) return 'report-cell report-cell-missing';
+  if (!cell.ok) return 'report-cell report-cell-failed';
+  return cell.named ? 'report-cell report-cell-named' : 'report-cell report-cell-not-named';
+}
+
+function cellHtml(cell: ReportMapCell | null, requestedModel: string): string {
+  const text = `<span class="report-cell-text">${e(mapCellText(cell))}</span>`;
+  if (cell === null || cell.answer === null) return `<td class="${cellClass(cell)}">${text}</td>`;
+  const model = cell.model !== null && cell.model !== requestedModel ? `<p class="report-muted">Answered by <code>${e(cell.model)}</code></p>` : '';
+  return `<td class="${cellClass(cell)}">${text}
+<details class="report-answer"><summary>Answer</summary>${model}<p class="report-answer-text">${e(cell.answer)}</p></details></td>`;
+}
+
+function gridHtml(view: ReportView, map: ReportMap, prefix: string): string {
+  const captionId = `${prefix}-grid-caption`;
+  const headers = map.providers
+    .map(
+      ({ provider, model }) =>
+        `<th scope="col">${e(provider)}<br><code class="report-model">${e(modelLabel(model, map.demo || model.startsWith('demo-')))}</code></th>`,
+    )
+    .join('');
+  const rows = map.rows
+    .map((row) => {
+      const cells = row.cells.map((cell, column) => cellHtml(cell, map.providers[column]?.model ?? '')).join('\n');
+      return `<tr class="${row.won ? 'report-row-won' : 'report-row-lost'}">
+<th scope="row">${e(row.question)}</th>
+${cells}
+</tr>`;
+    })
+    .join('\n');
+  const footCells = map.providers
+    .map(({ provider }) => {
+      return `<td>${e(mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider)))}</td>`;
+    })
+    .join('');
+  const table = `<table class="report-table report-grid">
+<caption id="${captionId}">Buyer questions (rows) by provider (columns): was ${e(view.brand === '' ? 'the brand' : view.brand)} named?</caption>
+<thead><tr><th scope="col">Buyer question</th>${headers}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+<tfoot><tr><th scope="row">Per provider</th>${footCells}</tr></tfoot>
+</table>`;
+
+  const blocks: string[] = [];
+  if (map.demo && !view.isDemo) blocks.push(`<p class="report-banner report-banner-demo" role="note"><strong>${e(DEMO_BANNER_TEXT)}.</strong></p>`);
+  blocks.push(
+    `<p class="report-map-summary"><strong>${e(view.brand === '' ? 'The brand' : view.brand)} ${e(questionsWonText(map.questionsWon, map.questions))}</strong>: named by at least one provider. ` +
+      `${map.answeredCells} answers${map.failedCells > 0 ? `, ${map.failedCells} failed calls` : ''}; each question asked once to each provider${
+        map.measuredAt === null ? '' : `, measured ${time(map.measuredAt)}`
+      }.</p>`,
+  );
+  if (view.remeasuring !== null) {
+    blocks.push(`<p class="report-muted" role="status">${e(progressText('Re-measuring', view.remeasuring.completed, view.remeasuring.total))} The grid below is the previous measurement.</p>`);
+  }
+  blocks.push(tableWrap(captionId, table));
+  return blocks.join('\n');
+}
+
+function progressText(what: string, completed: number | null, total: number | null): string {
+  if (completed !== null && total !== null && total > 0) return `${what}: ${completed} of ${total} answers stored.`;
+  return `${what}…`;
+}
+
+function questionList(questions: string[]): string {
+  if (questions.length === 0) return '';
+  return `<ol class="report-questions">\n${questions.map((question) => `<li>${e(question)}</li>`).join('\n')}\n</ol>`;
+}
+
+function mapPart(view: ReportView, prefix: string, options: ReportHtmlOptions): string {
+  const id = `${prefix}-map`;
+  const heading = 'Buyer questions by provider';
+  if (view.map !== null) return part(id, heading, gridHtml(view, view.map, prefix));
+  const state = view.mapState;
+  if (state.kind === 'running') {
+    const progress =
+      state.completed !== null && state.total !== null && state.total > 0
+        ? `\n<progress class="report-progress" max="${state.total}" value="${Math.min(state.completed, state.total)}">${e(`${state.completed} of ${state.total}`)}</progress>`
+        : '';
+    return part(
+      id,
+      heading,
+      `<p role="status">${e(progressText('The buyer questions are being asked to every provider', state.completed, state.total))} Reload this page in a minute to see the grid.</p>${progress}\n${questionList(view.buyerQuestions)}`,
+    );
+  }
+  if (state.kind === 'no_fanout') {
+    return part(id, heading, `<p>No buyer questions were generated for this audit${state.reason === null ? '.' : `: ${e(state.reason)}`}</p>`);
+  }
+  const form =
+    options.mapAction === undefined
+      ? ''
+      : `\n<form class="report-map-form" method="post" action="${e(options.mapAction.formAction)}"><button type="submit">${e(MAP_ACTION_LABEL)}</button></form>`;
+  return part(
+    id,
+    heading,
+    `<p>These buyer questions were generated for ${e(view.brand === '' ? 'the brand' : view.brand)}. The grid of what every provider answers to each of them has not been measured yet.</p>\n${questionList(view.buyerQuestions)}${form}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+function nextStepsPart(view: ReportView, prefix: string): string {
+  const id = `${prefix}-steps`;
+  if (view.nextSteps.length === 0) return part(id, 'Next steps', '<p>No next steps were derived for this snapshot.</p>');
+  const items = view.nextSteps
+    .map(
+      (step) => `<li class="report-step report-step-${priorityClass(step.priority)}">
+<h3>${e(step.title)}</h3>
+<p class="report-priority">${e(priorityLabel(step.priority))}</p>
+${step.why === '' ? '' : `<p><strong>Why:</strong> ${e(step.why)}</p>`}
+${step.how === '' ? '' : `<p><strong>How:</strong> ${e(step.how)}</p>`}
+</li>`,
+    )
+    .join('\n');
+  return part(id, 'Next steps', `<ol class="report-steps">\n${items}\n</ol>`);
+}
+
+function benchmarkPart(view: ReportView, prefix: string): string {
+  const id = `${prefix}-benchmark`;
+  const category = view.category === '' ? 'this category' : `“${e(view.category)}”`;
+  const benchmark = view.benchmark;
+  if (benchmark === null) return part(id, 'Category benchmark', `<p>No other audits in ${category} to compare with yet.</p>`);
+  const own =
+    view.summary.measured && view.summary.score !== null
+      ? ` ${e(view.brand === '' ? 'This brand' : view.brand)} scores ${e(formatScore(view.summary.score))}.`
+      : '';
+  return part(
+    id,
+    'Category benchmark',
+    `<p>Across ${benchmark.audits} other audit${benchmark.audits === 1 ? '' : 's'} in ${category}, the average score is ${e(String(benchmark.averageScore))} and the median ${e(String(benchmark.medianScore))} (this brand excluded).${own}</p>`,
+  );
+}
+
+/** Renders the report as an HTML fragment: one <section class="report">; every value escaped. */
+export function renderReportHtml(view: ReportView, options: ReportHtmlOptions = {}): string {
+  const prefix = reportIdPrefix(view);
+  const headingId = `${prefix}-heading`;
+  const scoreChart = renderScoreChart(view);
+  const parts = [
+    headline(view, headingId),
+    scoreChart === '' ? '' : part(`${prefix}-scores`, 'Score by provider', scoreChart),
+    findingsPart(view, prefix),
+    failedPart(view, prefix),
+    competitorsPart(view, prefix),
+    mapPart(view, prefix, options),
+    nextStepsPart(view, prefix),
+    benchmarkPart(view, prefix),
+    `<footer class="report-footer"><p>Measured ${time(view.createdAt)}${view.mode === null ? '' : ` with the ${e(view.mode)} lineup`}. Audit <code>${e(view.auditId)}</code>. <a href="/methodology">How this is measured</a>.</p></footer>`,
+  ].filter((html) => html !== '');
+  return `<section class="report${view.isDemo ? ' report-demo' : ''}" aria-labelledby="${headingId}">\n${parts.join('\n')}\n</section>\n`;
+}
