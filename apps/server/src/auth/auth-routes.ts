@@ -79,8 +79,9 @@ function sendHtml(response: Response, status: number, html: string): void {
   response.setHeader('Cache-Control', 'no-store');
   response.setHeader('Vary', 'Cookie');
   response.setHeader('X-Content-Type-Options', 'nosniff');
-  // The callback URL carries a link token; no page here should pass its address on.
-  response.setHeader('Referrer-Policy', 'no-referrer');
+  // The callback URL carries a link token; no page here passes its address on to another site. Same-origin
+  // (not no-referrer) so the page's own form posts keep their Origin header for the same-origin check.
+  response.setHeader('Referrer-Policy', 'same-origin');
   response.status(status).type('text/html; charset=utf-8').send(html);
 }
 

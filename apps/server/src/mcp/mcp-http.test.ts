@@ -209,8 +209,8 @@ describe('refusals are JSON-RPC errors with the right status, never ApiErrors', 
     expect(String(initialized.headers['access-control-expose-headers'])).toContain('Mcp-Session-Id');
   });
 
-  it('leaves paths under /mcp to the ApiError 404 of the rest of the site', async () => {
-    const reply = await rawRequest(`${mcpUrl}/other`, { method: 'GET' });
+  it('leaves paths under /mcp to the 404 of the rest of the site (the ApiError for a JSON client)', async () => {
+    const reply = await rawRequest(`${mcpUrl}/other`, { method: 'GET', headers: { accept: 'application/json' } });
     expect(reply.status).toBe(404);
     expect(reply.json).toMatchObject({ code: 'not_found' });
   });

@@ -23,6 +23,14 @@ export function jsonBody(code: string, options: { optional?: boolean } = {}): Re
       next(new ApiError(400, code, 'The request has no body.', 'Send a JSON object with Content-Type: application/json.'));
       return;
     }
+    // A declared length over the limit is refused at once: reading (or draining) it first would let one
+    // client hold a socket for as long as it cares to send. Connection: close drops the unread rest.
+    if (length !== undefined && Number(length) > MAX_JSON_BODY_BYTES) {
+      next(
+        new ApiError(400, code, `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`, 'Send only the documented fields.', { Connection: 'close' }),
+      );
+      return;
+    }
     if (!request.is(['application/json', 'application/*+json'])) {
       next(
         new ApiError(

@@ -44,7 +44,8 @@ h2 { font-size: 1.4rem; line-height: 1.3; margin: 2.2rem 0 .6rem; }
 h3 { font-size: 1.15rem; margin: 1.6rem 0 .4rem; }
 p, ul, ol { margin: 0 0 1rem; }
 code { font: .9em/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--panel); padding: .1em .3em; border-radius: 4px; }
-pre { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: .9rem 1rem; overflow-x: auto; }
+/* Code wraps rather than scrolls sideways: a scrolling block would have to be keyboard-focusable. */
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: var(--radius); padding: .9rem 1rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre code { background: none; padding: 0; }
 blockquote { margin: 0 0 1rem; padding: .25rem 1rem; border-left: 4px solid var(--line); color: var(--muted); }
 .table-scroll { overflow-x: auto; margin: 0 0 1.25rem; }

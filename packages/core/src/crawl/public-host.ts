@@ -95,6 +95,8 @@ export function checkHostname(hostname: string): HostCheck {
       return { ok: false, reason: host === suffix ? `"${host}" is not a public host` : `"${host}" is an internal name (.${suffix}), not a public host` };
     }
   }
+  // DNS names are at most 253 characters (RFC 1035); a longer one is not a real site and is not sent to the resolver.
+  if (host.length > 253) return { ok: false, reason: `the host name is longer than 253 characters` };
   const labels = host.split('.');
   if (labels.length < 2) return { ok: false, reason: `"${host}" is a single-label name, not a public domain` };
   if (!labels.every((label) => /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/.test(label) && label.length <= 63)) {

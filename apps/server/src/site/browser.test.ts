@@ -1,0 +1,338 @@
+// The public site in a real browser (headless Chromium through playwright-core): the home forms, the
+// streaming audit page, the map button, share and badge pages, and every page scanned for console
+// errors (CSP violations included), failed requests and serious accessibility violations (axe-core),
+// in light and dark colour schemes and on a narrow phone. Screenshots land in test-artifacts/.
+//
+// The service runs with BASE_URL equal to its real origin, so the browser's form posts pass the
+// same-origin check (pages sent with Referrer-Policy: no-referrer post with "Origin: null", which
+// that check accepts only with Sec-Fetch-Site: same-origin); the demo lineup answers from the simulator; the audit crawls a local fixture
+// site through CRAWL_HOST_MAP.
+
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
+import { startTestService, type TestService } from '../test-support/service.js';
+import {
+  CHROMIUM_PATH,
+  freePort,
+  HAS_CHROMIUM,
+  latestSignInLink,
+  launchBrowser,
+  screenshot,
+  SCREENSHOT_DIR,
+  seriousViolations,
+  watchPage,
+  type PageWatch,
+} from './test-support/browser.js';
+
+const OWNER = 'owner@pipedrive.example';
+const MOBILE = { width: 375, height: 740 };
+
+if (!HAS_CHROMIUM) {
+  console.warn(`browser.test.ts skipped: no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH).`);
+}
+
+describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => {
+  let browser: Browser;
+  let site: FixtureSite;
+  let running: TestService;
+  let baseUrl: string;
+  /** Filled as the tests go: each later test needs the audit run through the home page. */
+  const state: { auditId?: string; reportUrl?: string; shareUrl?: string; badgeUrl?: string; badgeToken?: string; owner?: BrowserContext } = {};
+
+  beforeAll(async () => {
+    rmSync(SCREENSHOT_DIR, { recursive: true, force: true });
+    site = await startFixtureSite(SAAS_SITE);
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    running = await startTestService({ PORT: String(port), BASE_URL: baseUrl, CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` });
+    expect(running.url).toBe(baseUrl);
+    browser = await launchBrowser();
+  }, 30_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    await site?.close();
+  });
+
+  /** A page (in a new light-scheme context unless one is given) whose problems are watched. */
+  async function open(options: { viewport?: { width: number; height: number }; context?: BrowserContext } = {}) {
+    const context = options.context ?? (await browser.newContext({ colorScheme: 'light', viewport: options.viewport ?? { width: 1280, height: 900 } }));
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const watch = watchPage(page);
+    return { context, page, watch, close: () => (options.context === undefined ? context.close() : page.close()) };
+  }
+
+  function needs<K extends keyof typeof state>(key: K): NonNullable<(typeof state)[K]> {
+    const value = state[key];
+    if (value === undefined) throw new Error(`${key} is missing: this test needs the audit (and tokens) of the earlier tests, which failed`);
+    return value as NonNullable<(typeof state)[K]>;
+  }
+
+  /** Resolves with the response of the page a form post redirected to (303), at a path matching `path`. */
+  const afterPost = (page: Page, path: RegExp) =>
+    page.waitForResponse((response) => response.request().method() === 'GET' && path.test(new URL(response.url()).pathname) && response.request().redirectedFrom()?.method() === 'POST');
+
+  it('runs a quick check from the home form and shows the demo-labelled result', async () => {
+    const { page, watch, close } = await open();
+    await page.goto(`${baseUrl}/`);
+    await page.fill('#check-brand', 'HubSpot');
+    await page.fill('#check-category', 'CRM software');
+    const answered = page.waitForResponse((response) => response.request().method() === 'POST' && response.url() === `${baseUrl}/check`);
+    await page.click('form[action="/check"] button[type="submit"]');
+    expect((await answered).status()).toBe(200);
+    await page.waitForLoadState('load');
+
+    const result = page.locator('section.result');
+    expect(await result.locator('h2').textContent()).toBe('Result for HubSpot');
+    expect(await result.locator('.verdict').textContent()).toMatch(/^\d{1,3} \/ 100 · /);
+    expect(await result.locator('dd code').textContent()).toMatch(/^demo-/);
+    expect(await result.textContent()).toContain('(demo)');
+    expect(await result.locator('.notice[role="note"]').textContent()).toContain('Demo lineup');
+    expect(await page.locator('.demo-banner').count()).toBe(1);
+    // The form to check another brand is there again.
+    expect(await page.locator('#check-brand').count()).toBe(1);
+    expect(await seriousViolations(page), 'axe on the check result').toEqual([]);
+    expect(watch.take()).toEqual([]);
+    await close();
+  });
+
+  it('runs an audit from the home form: progress streams in first, then the report with both charts', async () => {
+    const simulator = running.service.simulator;
+    if (simulator === undefined) throw new Error('the demo lineup has no simulator');
+    // Slow answers a little, so the progress is visibly streamed before the audit ends.
+    simulator.setLatency(100);
+    const { page, watch, close } = await open();
+    try {
+      await page.goto(`${baseUrl}/`);
+      await page.fill('#audit-brand', 'Pipedrive');
+      await page.fill('#audit-website', 'pipedrive.test');
+      await page.fill('#audit-category', 'CRM software');
+      await page.fill('#audit-email', OWNER);
+      const started = Date.now();
+      await page.click('form[action="/audit"] button[type="submit"]');
+
+      await page.waitForSelector('ol.progress li', { timeout: 30_000 });
+      const firstStepAt = Date.now() - started;
+      const early = await page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { querySelector(selector: string): unknown; querySelectorAll(selector: string): { length: number } } }).document;
+        return { report: doc.querySelector('section.report') !== null, done: doc.querySelector('#audit-done') !== null, steps: doc.querySelectorAll('ol.progress li').length };
+      });
+      expect(early, 'the first progress step should show while the audit still runs').toMatchObject({ report: false, done: false });
+
+      await page.waitForSelector('#audit-done', { timeout: 60_000 });
+      await page.waitForLoadState('load');
+      const doneAt = Date.now() - started;
+      expect(doneAt).toBeGreaterThan(firstStepAt);
+      const steps = await page.locator('ol.progress li').count();
+      expect(steps).toBeGreaterThan(early.steps);
+      expect(await page.locator('#audit-failed').count()).toBe(0);
+
+      // The report follows the notice, with the two charts as accessible inline SVG.
+      const report = page.locator('section.report');
+      expect(await report.count()).toBe(1);
+      expect(await report.locator('h2').first().textContent()).toContain('Pipedrive');
+      const charts = report.locator('svg[role="img"]');
+      expect(await charts.count()).toBe(2);
+      for (const chart of await charts.all()) {
+        expect((await chart.locator('title').textContent())?.trim()).not.toBe('');
+        expect((await chart.boundingBox())?.height ?? 0).toBeGreaterThan(20);
+      }
+      expect(await report.locator('form.report-map-form button').count()).toBe(1);
+
+      const href = await page.locator('#audit-done a').getAttribute('href');
+      expect(href).toMatch(/^\/report\/[0-9a-f-]{36}\?key=/);
+      const reportUrl = new URL(href ?? '', baseUrl);
+      state.reportUrl = reportUrl.href;
+      state.auditId = reportUrl.pathname.split('/')[2];
+      expect(await page.locator('#audit-done').textContent()).toContain(`${baseUrl}${href}`);
+
+      expect(await seriousViolations(page), 'axe on the streamed audit page').toEqual([]);
+      expect(watch.take()).toEqual([]);
+    } finally {
+      simulator.setLatency(0);
+      await close();
+    }
+  }, 75_000);
+
+  it('starts the buyer-question map from the report page and shows the grid once it is measured', async () => {
+    const reportUrl = needs('reportUrl');
+    const { page, watch, close } = await open();
+    await page.goto(reportUrl);
+    expect(await page.locator('h1').textContent()).toBe('Report: Pipedrive');
+    expect(await page.locator('table.report-grid').count()).toBe(0);
+
+    // The report is served with Referrer-Policy: no-referrer, so Chromium posts this form with
+    // "Origin: null": the same-origin check must still let it through (Sec-Fetch-Site: same-origin).
+    const redirected = afterPost(page, /^\/report\/[0-9a-f-]{36}$/);
+    await page.click('form.report-map-form button[type="submit"]');
+    const landing = await redirected;
+    expect(landing.status()).toBe(200);
+    expect(landing.url()).toBe(reportUrl);
+    await page.waitForLoadState('load');
+    if ((await page.locator('table.report-grid').count()) === 0) {
+      // Still running: the page says so and refreshes itself every 5 seconds.
+      expect(await landing.headerValue('refresh')).toBe('5');
+      expect(await page.locator('main .notice[role="status"]').first().textContent()).toContain('refreshes');
+    }
+
+    // Reload (sooner than the page's own refresh) until the grid is there.
+    const deadline = Date.now() + 30_000;
+    while ((await page.locator('table.report-grid').count()) === 0) {
+      if (Date.now() > deadline) throw new Error(`no grid after 30 s; the page says: ${(await page.locator('main').textContent())?.slice(0, 600)}`);
+      await page.waitForTimeout(1_000);
+      await page.goto(reportUrl);
+    }
+    const grid = page.locator('table.report-grid');
+    expect(await grid.locator('tbody tr').count()).toBeGreaterThan(0);
+    expect(await grid.locator('thead th[scope="col"]').count()).toBeGreaterThan(1);
+    expect(await page.locator('form.report-map-form').count()).toBe(0);
+    expect(watch.take()).toEqual([]);
+    await close();
+  }, 45_000);
+
+  it('signs the owner in by the mailed link, and renders the share page and the badge landing of minted tokens', async () => {
+    const auditId = needs('auditId');
+    const owner = await browser.newContext({ colorScheme: 'light' });
+    state.owner = owner;
+    const { page, watch, close } = await open({ context: owner });
+
+    await page.goto(`${baseUrl}/account`);
+    await page.fill('#email', OWNER);
+    const sent = afterPost(page, /^\/account$/);
+    await page.click('form[action="/auth/sign-in"] button[type="submit"]');
+    expect((await sent).url()).toBe(`${baseUrl}/account?sent=1`);
+    const link = await latestSignInLink(running.dataDir);
+    expect(link.startsWith(`${baseUrl}/auth/callback?token=`)).toBe(true);
+    await page.goto(link);
+    expect(page.url()).toBe(`${baseUrl}/account`);
+    expect(await page.locator('h1').textContent()).toBe('Your account');
+    expect(await page.locator('main table').textContent()).toContain('Pipedrive');
+
+    // The account page's own form mints a badge and shows its embed code once.
+    const minted = page.waitForResponse((response) => response.request().method() === 'POST' && response.url() === `${baseUrl}/account/audits/${auditId}/badge`);
+    await page.getByRole('button', { name: 'Badge for Pipedrive' }).click();
+    expect((await minted).status()).toBe(200);
+    await page.waitForLoadState('load');
+    expect(await page.locator('h1').textContent()).toBe('Badge for Pipedrive');
+    expect(await page.locator('textarea#embed').inputValue()).toMatch(/^<a href="http:\/\/127\.0\.0\.1:\d+\/badge\/vb_[\w-]+"><img src=/);
+    expect(await page.locator('main img').evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+
+    // Tokens minted through the JSON API with the browser's session cookie.
+    const headers = { origin: baseUrl };
+    const badge = await owner.request.post(`${baseUrl}/api/audit/${auditId}/badge-token`, { headers });
+    expect(badge.status()).toBe(201);
+    const badgeBody = (await badge.json()) as { token: string; landingUrl: string };
+    const share = await owner.request.post(`${baseUrl}/api/audit/${auditId}/share-link`, { headers });
+    expect(share.status()).toBe(201);
+    const shareBody = (await share.json()) as { url: string };
+    state.badgeToken = badgeBody.token;
+    state.badgeUrl = badgeBody.landingUrl;
+    state.shareUrl = shareBody.url;
+    expect(state.badgeUrl).toBe(`${baseUrl}/badge/${badgeBody.token}`);
+    expect(state.shareUrl.startsWith(`${baseUrl}/share/`)).toBe(true);
+
+    // The share page: the read-only report, anyone with the link, no cookie needed.
+    const visitor = await open();
+    await visitor.page.goto(state.shareUrl);
+    expect(await visitor.page.locator('h1').textContent()).toBe('AI visibility report: Pipedrive');
+    expect(await visitor.page.locator('section.report svg[role="img"]').count()).toBe(2);
+    expect(await visitor.page.locator('table.report-grid').count()).toBe(1);
+    expect(await visitor.page.locator('form').count()).toBe(0);
+
+    // The badge landing: the brand, and the badge image of the same token, loaded.
+    await visitor.page.goto(state.badgeUrl);
+    expect(await visitor.page.locator('h1').textContent()).toBe('Pipedrive: AI visibility measured');
+    expect(await visitor.page.locator('dl.facts').textContent()).toContain('Pipedrive');
+    const image = visitor.page.locator(`main img[src="${baseUrl}/api/badge/${badgeBody.token}"]`);
+    expect(await image.count()).toBe(1);
+    expect(await image.getAttribute('width')).toBe('250');
+    expect(await image.getAttribute('height')).toBe('40');
+    expect(await image.evaluate((element) => (element as unknown as { complete: boolean; naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    expect(watch.take()).toEqual([]);
+    expect(visitor.watch.take()).toEqual([]);
+    await visitor.close();
+    await close();
+  }, 30_000);
+
+  it('shows no console errors, failed requests or serious axe violations on any page, light and dark, and on a phone (and keeps screenshots)', async () => {
+    const sitemap = await (await fetch(`${baseUrl}/sitemap.xml`)).text();
+    const publicPages = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1] ?? '');
+    const paths = publicPages.map((url) => new URL(url).pathname);
+    for (const required of ['/', '/pricing', '/methodology', '/developers', '/compare', '/blog', '/changelog', '/about', '/contact']) {
+      expect(paths, `the sitemap lists ${required}`).toContain(required);
+    }
+    expect(paths.some((path) => path.startsWith('/compare/'))).toBe(true);
+    expect(paths.some((path) => path.startsWith('/blog/'))).toBe(true);
+    for (const url of publicPages) expect(url.startsWith(baseUrl), url).toBe(true);
+
+    interface Visit {
+      label: string;
+      url: string;
+      /** Full-page screenshots to keep: in light, in dark. */
+      shots?: { light?: string; dark?: string };
+      /** At a phone's width the page must not scroll sideways. */
+      phone?: boolean;
+    }
+    const failures: string[] = [];
+    /** Loads the page, runs axe in light (every rule) and dark (the colour rules), and collects what went wrong. */
+    const scan = async (page: Page, watch: PageWatch, visit: Visit) => {
+      const response = await page.goto(visit.url);
+      if (response?.status() !== 200) failures.push(`${visit.label}: HTTP ${response?.status()}`);
+      for (const line of await seriousViolations(page)) failures.push(`${visit.label} (light): ${line}`);
+      if (visit.phone) {
+        const overflow = await page.evaluate(() => {
+          const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+          return root.scrollWidth - root.clientWidth;
+        });
+        if (overflow > 0) failures.push(`${visit.label}: the page scrolls sideways by ${overflow}px`);
+      }
+      if (visit.shots?.light) await screenshot(page, visit.shots.light);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      for (const line of await seriousViolations(page, ['color-contrast', 'link-in-text-block'])) failures.push(`${visit.label} (dark): ${line}`);
+      if (visit.shots?.dark) await screenshot(page, visit.shots.dark);
+      await page.emulateMedia({ colorScheme: 'light' });
+      for (const problem of watch.take()) failures.push(`${visit.label}: ${problem}`);
+    };
+    /** Two pages at a time (one per core of a small CI machine); each worker keeps its own page. */
+    const scanAll = async (visits: Visit[], options: { viewport?: { width: number; height: number }; context?: BrowserContext } = {}, workers = 2) => {
+      const queue = [...visits];
+      await Promise.all(
+        Array.from({ length: Math.min(workers, queue.length) }, async () => {
+          const { page, watch, close } = await open(options);
+          for (let visit = queue.shift(); visit !== undefined; visit = queue.shift()) await scan(page, watch, visit);
+          await close();
+        }),
+      );
+    };
+
+    await scanAll([
+      ...publicPages.map((url): Visit => {
+        const path = new URL(url).pathname;
+        return { label: path, url, ...(path === '/' ? { shots: { light: 'home' } } : {}) };
+      }),
+      { label: 'report (private link)', url: needs('reportUrl'), shots: { light: 'report-light', dark: 'report-dark' } },
+      { label: 'share page', url: needs('shareUrl'), shots: { light: 'share' } },
+      { label: 'badge landing', url: needs('badgeUrl'), shots: { light: 'badge-landing' } },
+      { label: 'account (signed out)', url: `${baseUrl}/account` },
+    ]);
+    await scanAll([{ label: 'account (signed in)', url: `${baseUrl}/account` }], { context: needs('owner') });
+    await scanAll(
+      [
+        { label: 'home (375px)', url: `${baseUrl}/`, phone: true },
+        { label: 'report (375px)', url: needs('reportUrl'), phone: true, shots: { light: 'report-mobile' } },
+        { label: 'badge landing (375px)', url: needs('badgeUrl'), phone: true },
+      ],
+      { viewport: MOBILE },
+    );
+
+    expect(failures, `\n${failures.join('\n')}\n`).toEqual([]);
+    for (const name of ['home', 'report-light', 'report-dark', 'report-mobile', 'share', 'badge-landing']) {
+      expect(existsSync(join(SCREENSHOT_DIR, `${name}.png`)), `screenshot ${name}`).toBe(true);
+    }
+  }, 80_000);
+});
