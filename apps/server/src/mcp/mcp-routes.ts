@@ -13,6 +13,7 @@ import { createMcpServer } from '@visibility/mcp';
 import { callerKey } from '../rest/caller.js';
 import type { RouteContext } from '../route-context.js';
 import { SERVICE_VERSION } from '../version.js';
+import { answerInvalidParams } from './invalid-params.js';
 import { JSON_RPC_ERRORS, sendJsonRpcError } from './json-rpc-errors.js';
 import { SessionEventStore } from './session-event-store.js';
 import { McpSessions, type McpSession } from './sessions.js';
@@ -103,6 +104,8 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     const session = openSession(request);
     sessions.track(session, response);
     await session.server.connect(session.transport);
+    // Params that do not fit their method answer -32602, not the SDK's -32603 Internal error.
+    answerInvalidParams(session.transport);
     await session.transport.handleRequest(request, response, body);
   });
 

@@ -45,7 +45,7 @@ export function computeRepeatMetrics(runs: readonly Pick<RepeatRun, 'ok' | 'bran
 
   let pairs = 0;
   let sameSetPairs = 0;
-  let jaccardSum = 0;
+  const jaccardSum = new ExactSum();
   for (let left = 0; left < okKeySets.length; left += 1) {
     for (let right = left + 1; right < okKeySets.length; right += 1) {
       const a = okKeySets[left] as Set<string>;
@@ -55,7 +55,8 @@ export function computeRepeatMetrics(runs: readonly Pick<RepeatRun, 'ok' | 'bran
       const unionSize = a.size + b.size - shared;
       pairs += 1;
       if (shared === a.size && shared === b.size) sameSetPairs += 1;
-      jaccardSum += unionSize === 0 ? 1 : shared / unionSize;
+      if (unionSize === 0) jaccardSum.add(1, 1);
+      else jaccardSum.add(shared, unionSize);
     }
   }
 
@@ -74,10 +75,46 @@ export function computeRepeatMetrics(runs: readonly Pick<RepeatRun, 'ok' | 'bran
     comparable: okKeySets.length >= 2,
     pairs,
     sameSetPairs,
-    jaccardMean: pairs === 0 ? null : Math.round((jaccardSum / pairs) * 1000) / 1000,
+    jaccardMean: pairs === 0 ? null : jaccardSum.meanRounded(pairs, 1000),
     union: runsNaming.size,
     inAll,
     once,
     perRun,
   };
+}
+
+/**
+ * A sum of fractions kept exact (BigInt numerator and denominator). A floating-point sum of the pair
+ * overlaps depends on the order of the runs, and its mean rounded to 3 decimals then did too: a true mean
+ * of 0.1875 came out 0.187 or 0.188 depending on which run was first.
+ */
+class ExactSum {
+  private numerator = 0n;
+  private denominator = 1n;
+
+  add(numerator: number, denominator: number): void {
+    const n = BigInt(numerator);
+    const d = BigInt(denominator);
+    this.numerator = this.numerator * d + n * this.denominator;
+    this.denominator *= d;
+    const divisor = gcd(this.numerator, this.denominator);
+    if (divisor > 1n) {
+      this.numerator /= divisor;
+      this.denominator /= divisor;
+    }
+  }
+
+  /** The sum divided by `count`, rounded half up to 1/`scale` (as Math.round would round the exact value). */
+  meanRounded(count: number, scale: number): number {
+    const denominator = this.denominator * BigInt(count);
+    const scaled = (2n * BigInt(scale) * this.numerator + denominator) / (2n * denominator);
+    return Number(scaled) / scale;
+  }
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  let x = a < 0n ? -a : a;
+  let y = b < 0n ? -b : b;
+  while (y !== 0n) [x, y] = [y, x % y];
+  return x;
 }
