@@ -5,6 +5,7 @@ import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol
 import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import {
   createBuyerQuestionMapRunner,
+  type BuyerQuestionMapRunner,
   createVisibilityRunTracker,
   recoverVisibilityRuns,
   type VisibilityRunDependencies,
@@ -41,6 +42,11 @@ export interface McpRoutes {
 export interface McpRoutesOptions {
   maxSessions?: number;
   idleMs?: number;
+  /**
+   * The service's one buyer-question map runner (the REST map routes'), so an audit's map is never run
+   * by two runners at once; a runner of its own when absent (tests of /mcp alone).
+   */
+  mapRunner?: BuyerQuestionMapRunner | undefined;
 }
 
 /**
@@ -61,8 +67,8 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     mailer: runtime.mailer,
     baseUrl: config.baseUrl,
     crawlHostMap: config.crawlHostMap,
-    // Map jobs the MCP runs start; a job left running at a stop resumes with the REST map jobs.
-    runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency }),
+    // The same runner as the REST map routes: one audit's map job runs once, whoever started it.
+    runner: options.mapRunner ?? createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency }),
     runRepository: runtime.store.mcpRunRepository,
     rateLimiter: runtime.rateLimiter,
     tracker: createVisibilityRunTracker(),

@@ -16,6 +16,8 @@ interface BadgeFacts {
   demo: boolean;
   questions: string[];
   providers: string[];
+  /** Times each question was asked to each provider (1 in a degraded audit); undefined in old audits. */
+  samples: number | undefined;
   badgeUrl: string;
 }
 
@@ -41,6 +43,7 @@ function factsOf(subject: BadgeLandingSubject, now = new Date()): BadgeFacts {
     demo: audit.mode === 'demo',
     questions,
     providers,
+    samples: typeof asRecord(response.audit).samplesPerQuestion === 'number' ? (asRecord(response.audit).samplesPerQuestion as number) : undefined,
     badgeUrl: `${subject.baseUrl}/api/badge/${subject.token}`,
   };
 }
@@ -61,7 +64,9 @@ ${facts.demo ? '<p class="notice" role="note">This badge comes from the demo lin
 <dt>Asked to</dt><dd>${facts.providers.length === 0 ? 'no provider answered' : escapeHtml(facts.providers.join(', '))}</dd>
 </dl>
 <h2>What was asked</h2>
-<p>The AI assistants were asked these buyer questions, which never name the brand, several times each; the badge says the brand was measured, not that it won.</p>
+<p>The AI assistants were asked these buyer questions, which never name the brand${
+    facts.samples === undefined ? '' : facts.samples === 1 ? ', once each' : `, ${facts.samples} times each`
+  }. The badge says the brand was measured, not that it won.</p>
 ${questions}
 <p>How the questions are asked and read: <a href="/methodology">methodology</a>. <a href="/">Measure your own brand</a>.</p>
 `;

@@ -57,7 +57,7 @@ function isCurrent(navPath: string, pagePath: string): boolean {
 
 /** The demo banner's words: the one place the site says answers are simulated. */
 export const DEMO_BANNER_TEXT =
-  'Demo lineup: this instance has no provider keys, so every answer comes from a built-in simulator and is labelled demo. Demo answers are not what a real model said.';
+  'This instance has no provider keys, so every answer comes from a built-in simulator and is labelled demo. Demo answers are not what a real model said.';
 
 /** A complete HTML document around a page body; every value that is not already HTML is escaped. */
 export function renderLayout(context: LayoutContext, page: PageShell): string {
@@ -69,7 +69,7 @@ export function renderLayout(context: LayoutContext, page: PageShell): string {
     .map((item) => `<a href="${escapeHtml(item.path)}">${escapeHtml(item.label)}</a>`)
     .join('\n');
   const banner = context.demo
-    ? `<div class="demo-banner" role="note"><p><strong>Demo.</strong> ${escapeHtml(DEMO_BANNER_TEXT.replace(/^Demo lineup: /, ''))} <a href="/developers#demo-lineup">What this means</a></p></div>\n`
+    ? `<div class="demo-banner" role="note"><p><strong>Demo.</strong> ${escapeHtml(DEMO_BANNER_TEXT)} <a href="/developers#demo-lineup">What this means</a></p></div>\n`
     : '';
   return `<!doctype html>
 <html lang="en">

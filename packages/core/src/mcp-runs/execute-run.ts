@@ -97,10 +97,23 @@ async function followMap(dependencies: VisibilityRunDependencies, run: McpRunRec
       if (dependencies.runRepository.markDone(run.id, auditId, now())) dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
       return;
     }
+    if (state.generation !== undefined && !dependencies.runner.isActive(auditId, state.generation) && !dependencies.runner.isStopping) {
+      // The job ended here without its map: the store kept refusing its writes (the runner already retried
+      // them). Read once more, in case it completed between the two reads; otherwise the run fails clearly.
+      const again = await getBuyerQuestionMap(dependencies, auditId);
+      if ('map' in again) continue;
+      if (dependencies.runRepository.markFailed(run.id, 'store_unavailable', MAP_NOT_SAVED, now())) {
+        dependencies.tracker.publish(run.id, stageProgress('failed', 1, 1, MAP_NOT_SAVED));
+      }
+      return;
+    }
     if (state.progress !== undefined) dependencies.tracker.publish(run.id, mapStageProgress(state.progress));
     await pause(MAP_POLL_MS, signal);
   }
 }
+
+const MAP_NOT_SAVED =
+  "The buyer-question map could not be saved: the store refused its answers. Start the check again in a minute; a failed check does not use the domain's free measurement.";
 
 /** Waits, or stops waiting at once when the signal aborts. */
 function pause(milliseconds: number, signal?: AbortSignal): Promise<void> {
