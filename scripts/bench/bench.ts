@@ -1,25 +1,96 @@
-// `npm run bench`: cheap reads of the real service beside a bare node:http server answering the
-// same bytes, measured in the same run, reported as ratios (the machines are shared and noisy).
+// `npm run bench`: one report of the service's performance, every figure beside a baseline measured in
+// the same run (the machines are shared and noisy, so the ratio is what to compare between runs):
+//   1. setup and wall time: audits (one with an email) and their buyer-question maps against the
+//      simulator in its own process with a fixed latency, timed against their critical paths; then
+//      sign-in through the outbox link and a badge token for the first audit;
+//   2. cheap reads of the real service beside a bare node:http server answering the same captured bytes;
+//   3. the service's memory before, during and after that load;
+//   4. extractBrands throughput in-process beside a regex tokenization of the same answers.
+// Prints one markdown table and writes test-artifacts/bench/latest.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { measureAudit, startBenchSite } from './audit-wall-time.js';
+import { measureAudit, measureMap, startBenchSite, type AuditBenchFigures, type MapBenchFigures } from './audit-wall-time.js';
+import { measureExtractor, readDevSet, type ThroughputFigures } from './extractor-throughput.js';
+import { mintBadgeToken, signInByOutbox } from './owner-setup.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const AUDIT_LATENCY_MS = Number(process.env.BENCH_AUDIT_LATENCY_MS ?? 300);
+const EXTRACT_SECONDS = Number(process.env.BENCH_EXTRACT_SECONDS ?? 2);
+/** Comma-separated substrings: only the cheap-read targets whose name contains one run (when unset: all but the optional ones). */
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '');
+/** A folder: the service runs with `node --cpu-prof` and writes its profile there when it stops. */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
 const AUDIT_CONCURRENCY = 4;
+const READ_TARGET = 0.5;
+const WALL_TARGET = 1.25;
+const OWNER_EMAIL = 'owner@example.com';
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const devSetPath = process.env.BENCH_DEV_SET ?? '/work/shared/data/extraction-dev/items.jsonl';
+const reportPath = join(root, 'test-artifacts/bench/latest.json');
 
 interface Figures {
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
+  statuses: Record<string, number>;
+}
+
+/** How a target's requests name their caller (X-Forwarded-For, believed since TRUST_PROXY=loopback). */
+type Callers = { kind: 'none' } | { kind: 'distinct' } | { kind: 'one'; address: string };
+
+interface ReadTarget {
+  name: string;
+  path: string;
+  /** The URL the bare server keys the captured answer by (differs only when two targets share a path). */
+  barePath: string;
+  callers: Callers;
+  /** Extra request headers, sent to both servers. */
+  headers?: Record<string, string>;
+  /** Left out unless BENCH_ONLY names it (a diagnostic, not one of the issue's reads). */
+  optional?: boolean;
+  /** The status the captured answer (and so every answer under load) should have. */
+  expectStatus: number;
+}
+
+interface ReadResult {
+  name: string;
+  path: string;
+  status: number;
+  bytes: number;
+  service: Figures[];
+  bare: Figures[];
+  serviceRps: number;
+  serviceP99Ms: number;
+  bareRps: number;
+  bareP99Ms: number;
+  ratio: number;
+  errors: number;
+  /** Service answers under load with another status than the captured one (e.g. 200s of a new rate-limit minute). */
+  otherStatuses: number;
+  peakRssMb: number;
+}
+
+interface MemoryFigures {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+interface MemorySample {
+  current: MemoryFigures;
+  peak: MemoryFigures;
+  /** /proc/<pid>/status, where there is one: VmRSS and VmHWM (the lifetime peak), in bytes. */
+  vmRss?: number;
+  vmHwm?: number;
 }
 
 function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
@@ -65,25 +136,116 @@ async function waitForHealth(url: string): Promise<void> {
   throw new Error(`the service did not answer ${url} within 30 s`);
 }
 
-async function load(url: string): Promise<Figures> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION_SECONDS, pipelining: 1 });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.timeouts };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const mb = (bytes: number) => bytes / (1024 * 1024);
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat; undefined off Linux. */
+const CLOCK_TICKS_PER_SECOND = Number(process.env.BENCH_CLK_TCK ?? 100);
+function cpuMs(pid: number | undefined): number | undefined {
+  const file = `/proc/${String(pid)}/stat`;
+  if (pid === undefined || !existsSync(file)) return undefined;
+  const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  // After "pid (comm) ": state is field 3, utime 14 and stime 15 (man 5 proc).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Runs `work` and adds the CPU time the service and the simulator spent meanwhile. */
+async function withCpu<T>(service: ChildProcess, simulator: ChildProcess, work: () => Promise<T>): Promise<T & { serviceCpuMs?: number; simulatorCpuMs?: number }> {
+  const serviceBefore = cpuMs(service.pid);
+  const simulatorBefore = cpuMs(simulator.pid);
+  const result = await work();
+  const serviceAfter = cpuMs(service.pid);
+  const simulatorAfter = cpuMs(simulator.pid);
+  return {
+    ...result,
+    ...(serviceBefore === undefined || serviceAfter === undefined ? {} : { serviceCpuMs: serviceAfter - serviceBefore }),
+    ...(simulatorBefore === undefined || simulatorAfter === undefined ? {} : { simulatorCpuMs: simulatorAfter - simulatorBefore }),
+  };
+}
+
+/** A different caller for every request: 10.0.0.1, 10.0.0.2, ... (16 M of them). */
+let nextCaller = 0;
+function distinctCaller(): string {
+  nextCaller = (nextCaller + 1) % 0xffffff;
+  return `10.${(nextCaller >> 16) & 255}.${(nextCaller >> 8) & 255}.${nextCaller & 255}`;
+}
+
+async function load(origin: string, path: string, callers: Callers, headers: Record<string, string> = {}): Promise<Figures> {
+  const options: autocannon.Options = { url: origin, connections: CONNECTIONS, duration: DURATION_SECONDS, pipelining: 1, headers: { ...headers } };
+  if (callers.kind === 'distinct') {
+    options.requests = [
+      {
+        method: 'GET',
+        path,
+        setupRequest: (request) => ({ ...request, headers: { ...request.headers, ...headers, 'x-forwarded-for': distinctCaller() } }),
+      },
+    ];
+  } else {
+    options.url = `${origin}${path}`;
+    if (callers.kind === 'one') options.headers = { ...headers, 'x-forwarded-for': callers.address };
+  }
+  const result = await autocannon(options);
+  const statuses: Record<string, number> = {};
+  const stats = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  for (const [status, { count }] of Object.entries(stats)) statuses[status] = count;
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors: result.errors + result.timeouts, statuses };
 }
 
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
+    if (child.connected) child.disconnect();
     child.kill('SIGTERM');
   });
 }
 
+/** Asks the service's memory probe (scripts/bench/memory-probe.mjs) for its figures; `reset` starts a new peak. */
+let memoryRequest = 0;
+function memory(service: ChildProcess, reset: boolean): Promise<MemorySample> {
+  const id = (memoryRequest += 1);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the memory probe did not answer')), 5_000);
+    const onMessage = (message: { type?: string; id?: number; current: MemoryFigures; peak: MemoryFigures }) => {
+      if (message?.type !== 'memory' || message.id !== id) return;
+      clearTimeout(timer);
+      service.off('message', onMessage);
+      const sample: MemorySample = { current: message.current, peak: message.peak };
+      const status = `/proc/${service.pid}/status`;
+      if (existsSync(status)) {
+        const text = readFileSync(status, 'utf8');
+        const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN) * 1024;
+        sample.vmRss = kb('VmRSS');
+        sample.vmHwm = kb('VmHWM');
+      }
+      resolve(sample);
+    };
+    service.on('message', onMessage);
+    service.send({ type: 'memory', id, reset });
+  });
+}
+
+/** One answer of the service as the bare server will replay it: status, the headers that matter, body. */
+async function capture(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Array<[string, string]>; body: string }> {
+  const response = await fetch(url, { headers });
+  const kept: Array<[string, string]> = [];
+  // node:http writes these itself (Content-Length from the body); everything else is replayed as sent.
+  const own = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+  response.headers.forEach((value, name) => {
+    if (!own.has(name)) kept.push([name, value]);
+  });
+  return { status: response.status, headers: kept, body: await response.text() };
+}
+
 async function main(): Promise<void> {
+  const startedAt = new Date();
+  const loadBefore = loadavg();
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-bench-'));
   const site = await startBenchSite();
   // The providers are remote in production, so the simulator runs in its own process here too.
   const simulator = spawn(process.execPath, [join(root, 'packages/simulator/dist/cli.js'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [, simulatorUrl] = await waitForLine(simulator, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+  const [, simulatorUrl = ''] = await waitForLine(simulator, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
   const port = await freePort();
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
@@ -104,81 +266,272 @@ async function main(): Promise<void> {
     GEMINI_MODEL: 'demo-gemini-2.5-flash',
     PROVIDER_CONCURRENCY: String(AUDIT_CONCURRENCY),
     CRAWL_HOST_MAP: `pipedrive.bench=${site.origin}`,
+    // X-Forwarded-For from the bench (on loopback) names the caller, so each read can be a new caller.
     TRUST_PROXY: 'loopback',
   };
   delete environment.BASE_URL;
-  const service = spawn(process.execPath, [join(root, 'apps/server/bin/visibility.js'), 'serve'], { env: environment, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Without SMTP_URL the sign-in mail goes to DATA_DIR/outbox, where the bench reads its link.
+  delete environment.SMTP_URL;
+  const probe = pathToFileURL(join(root, 'scripts/bench/memory-probe.mjs')).href;
+  const profile = CPU_PROFILE_DIR === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`];
+  const service = spawn(process.execPath, [...profile, '--import', probe, join(root, 'apps/server/bin/visibility.js'), 'serve'], {
+    env: environment,
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   // Drain the service's logs (as a log shipper would) so the pipe never stalls it.
   service.stdout?.resume();
   const base = `http://127.0.0.1:${port}`;
-  await waitForHealth(`${base}/health`);
+  let bare: ChildProcess | undefined;
 
-  const targets = [
-    { name: 'GET /openapi.json', path: '/openapi.json' },
-    { name: 'GET /api/unknown (404 ApiError)', path: '/api/unknown' },
-  ];
-  const routes: Record<string, { status: number; contentType: string; body: string }> = {};
-  for (const target of targets) {
-    const response = await fetch(`${base}${target.path}`);
-    routes[target.path] = { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
-  }
-  routes['*'] = routes['/api/unknown'] as (typeof routes)[string];
-  const routesFile = join(dataDir, 'bare-routes.json');
-  writeFileSync(routesFile, JSON.stringify(routes));
-  const bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [, barePort] = await waitForLine(bare, /^(\d+)$/);
-  const bareBase = `http://127.0.0.1:${barePort ?? ""}`;
-
-  const rows: string[] = [];
-  const auditRows: string[] = [];
+  type Cpu = { serviceCpuMs?: number; simulatorCpuMs?: number };
+  const audits: Array<AuditBenchFigures & Cpu & { label: string }> = [];
+  const maps: Array<Omit<MapBenchFigures, 'answers'> & Cpu & { label: string }> = [];
+  const mapAnswers: string[] = [];
+  const reads: ReadResult[] = [];
+  const memoryReport: Record<string, unknown> = {};
   try {
+    await waitForHealth(`${base}/health`);
+
+    // 1. Audits (the first attached to an email) and their maps, under the simulated latency.
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const figures = await withCpu(service, simulator, () =>
+        measureAudit(base, simulatorUrl, AUDIT_LATENCY_MS, AUDIT_CONCURRENCY, `198.51.100.${round + 1}`, round === 0 ? OWNER_EMAIL : undefined),
+      );
+      audits.push({ ...figures, label: `audit ${round + 1}${round === 0 ? ' (cold)' : ''}` });
+    }
+    for (const [index, audit] of audits.entries()) {
+      const { answers, ...figures } = await withCpu(service, simulator, () =>
+        measureMap(base, simulatorUrl, AUDIT_LATENCY_MS, AUDIT_CONCURRENCY, audit.id, `198.51.100.${index + 101}`),
+      );
+      maps.push({ ...figures, label: `map of audit ${index + 1}${index === 0 ? ' (cold)' : ''}` });
+      mapAnswers.push(...answers);
+    }
+    const firstAudit = audits[0];
+    if (firstAudit === undefined) throw new Error('BENCH_ROUNDS must be at least 1');
+    // The owner signs in through the outbox link and mints a badge token for the first audit.
+    const session = await signInByOutbox(base, dataDir, OWNER_EMAIL, '198.51.100.200');
+    const badgeToken = await mintBadgeToken(base, firstAudit.id, session);
+
+    // 2. The cheap reads, captured once and replayed by the bare server.
+    const mapPath = `/api/audit/${firstAudit.id}/fanout-map`;
+    const oneCaller = '203.0.113.7';
+    const allTargets: ReadTarget[] = [
+      { name: 'GET /api/badge/{token}', path: `/api/badge/${badgeToken}`, barePath: `/api/badge/${badgeToken}`, callers: { kind: 'none' }, expectStatus: 200 },
+      {
+        // The same request through Express: a badge has no Last-Modified, so this is the ordinary 200, but
+        // the fast path (apps/server/src/http/cheap-reads.ts) leaves conditional requests to Express.
+        name: 'GET /api/badge/{token} through Express (If-Modified-Since)',
+        path: `/api/badge/${badgeToken}`,
+        barePath: `/api/badge/${badgeToken}?through-express`,
+        callers: { kind: 'none' },
+        headers: { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' },
+        optional: true,
+        expectStatus: 200,
+      },
+      { name: 'GET /api/audit/{id}/fanout-map, a new caller each request', path: mapPath, barePath: mapPath, callers: { kind: 'distinct' }, expectStatus: 200 },
+      {
+        name: 'GET /api/audit/{id}/fanout-map, one caller (429 past 120/min)',
+        path: mapPath,
+        barePath: `${mapPath}?one-caller`,
+        callers: { kind: 'one', address: oneCaller },
+        expectStatus: 429,
+      },
+      { name: 'GET /llms.txt', path: '/llms.txt', barePath: '/llms.txt', callers: { kind: 'none' }, expectStatus: 200 },
+      { name: 'GET /pricing.md (markdown page)', path: '/pricing.md', barePath: '/pricing.md', callers: { kind: 'none' }, expectStatus: 200 },
+      { name: 'GET /pricing (HTML page)', path: '/pricing', barePath: '/pricing', callers: { kind: 'none' }, expectStatus: 200 },
+      { name: 'GET /openapi.json', path: '/openapi.json', barePath: '/openapi.json', callers: { kind: 'none' }, expectStatus: 200 },
+      { name: 'GET /api/unknown (404 ApiError)', path: '/api/unknown', barePath: '/api/unknown', callers: { kind: 'none' }, expectStatus: 404 },
+    ];
+    const targets = allTargets.filter((target) => (ONLY.length === 0 ? target.optional !== true : ONLY.some((part) => target.name.includes(part))));
+    if (targets.length === 0) throw new Error(`BENCH_ONLY=${ONLY.join(',')} names no cheap-read target`);
+    const routes: Record<string, Awaited<ReturnType<typeof capture>>> = {};
+    for (const target of targets) {
+      let captured: Awaited<ReturnType<typeof capture>>;
+      if (target.callers.kind === 'one') {
+        // The caller's 120 reads of this minute are used up first: the load then measures the refusal.
+        let tries = 0;
+        do {
+          captured = await capture(`${base}${target.path}`, { 'x-forwarded-for': target.callers.address });
+          tries += 1;
+        } while (captured.status !== 429 && tries < 500);
+      } else {
+        captured = await capture(`${base}${target.path}`, { ...target.headers, ...(target.callers.kind === 'distinct' ? { 'x-forwarded-for': distinctCaller() } : {}) });
+      }
+      if (captured.status !== target.expectStatus) throw new Error(`${target.name} answered ${captured.status}, not ${target.expectStatus}`);
+      routes[target.barePath] = captured;
+    }
+    routes['*'] = routes['/api/unknown'] ?? (Object.values(routes)[0] as (typeof routes)[string]);
+    const routesFile = join(dataDir, 'bare-routes.json');
+    writeFileSync(routesFile, JSON.stringify(routes));
+    bare = spawn(process.execPath, [join(root, 'scripts/bench/bare-server.mjs'), routesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const [, barePort = ''] = await waitForLine(bare, /^(\d+)$/);
+    const bareBase = `http://127.0.0.1:${barePort}`;
+
+    // 3. Memory: idle after setup, sampled through the load, idle again after it.
+    await sleep(1_000);
+    const before = await memory(service, true);
+    const during: MemorySample[] = [];
+    const sampler = setInterval(() => {
+      memory(service, false).then((sample) => during.push(sample), () => undefined);
+    }, 500);
+    let loadPeak: MemoryFigures | undefined;
     for (const target of targets) {
       const ours: Figures[] = [];
       const baseline: Figures[] = [];
       // Alternate the two servers so drift on a shared machine hits both alike.
       for (let round = 0; round < ROUNDS; round += 1) {
-        baseline.push(await load(`${bareBase}${target.path}`));
-        ours.push(await load(`${base}${target.path}`));
+        baseline.push(await load(bareBase, target.barePath, target.callers, target.headers));
+        ours.push(await load(base, target.path, target.callers, target.headers));
       }
-      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-      const oursRps = mean(ours.map((figures) => figures.requestsPerSecond));
+      const targetMemory = await memory(service, true);
+      loadPeak = loadPeak === undefined ? targetMemory.peak : maxFigures(loadPeak, targetMemory.peak);
+      const serviceRps = mean(ours.map((figures) => figures.requestsPerSecond));
       const bareRps = mean(baseline.map((figures) => figures.requestsPerSecond));
-      const oursP99 = mean(ours.map((figures) => figures.p99Ms));
-      const bareP99 = mean(baseline.map((figures) => figures.p99Ms));
-      const errors = [...ours, ...baseline].reduce((sum, figures) => sum + figures.errors, 0);
-      rows.push(
-        `| ${target.name} | ${oursRps.toFixed(0)} | ${oursP99.toFixed(1)} | ${bareRps.toFixed(0)} | ${bareP99.toFixed(1)} | ${(oursRps / bareRps).toFixed(2)} | ${errors} |`,
-      );
+      reads.push({
+        name: target.name,
+        path: target.path.replace(badgeToken, '{token}'),
+        status: target.expectStatus,
+        bytes: Buffer.byteLength(routes[target.barePath]?.body ?? ''),
+        service: ours,
+        bare: baseline,
+        serviceRps,
+        serviceP99Ms: mean(ours.map((figures) => figures.p99Ms)),
+        bareRps,
+        bareP99Ms: mean(baseline.map((figures) => figures.p99Ms)),
+        ratio: serviceRps / bareRps,
+        errors: [...ours, ...baseline].reduce((sum, figures) => sum + figures.errors, 0),
+        otherStatuses: ours.reduce(
+          (sum, figures) => sum + Object.entries(figures.statuses).reduce((other, [status, count]) => other + (Number(status) === target.expectStatus ? 0 : count), 0),
+          0,
+        ),
+        peakRssMb: mb(targetMemory.peak.rss),
+      });
     }
-    for (let round = 0; round < ROUNDS; round += 1) {
-      const figures = await measureAudit(base, simulatorUrl ?? '', AUDIT_LATENCY_MS, AUDIT_CONCURRENCY, `198.51.100.${round + 1}`);
-      auditRows.push(
-        `| audit ${round + 1} | ${figures.questions} x ${figures.samplesPerQuestion} x ${figures.providers} providers | ${figures.wallMs.toFixed(0)} | ${figures.criticalPathMs} | ${(figures.wallMs / figures.criticalPathMs).toFixed(2)} |`,
-      );
-    }
+    clearInterval(sampler);
+    await sleep(3_000);
+    const after = await memory(service, false);
+    memoryReport.before = before;
+    memoryReport.peakDuringLoad = loadPeak;
+    memoryReport.meanDuringLoad = during.length === 0 ? undefined : averageFigures(during.map((sample) => sample.current));
+    memoryReport.samplesDuringLoad = during.length;
+    memoryReport.after = after;
   } finally {
     await site.close();
     await stop(simulator);
-    await stop(bare);
+    if (bare !== undefined) await stop(bare);
     await stop(service);
     rmSync(dataDir, { recursive: true, force: true });
   }
+
+  // 4. The extractor, in this process, once the servers are gone.
+  const extractor: ThroughputFigures[] = [];
+  if (existsSync(devSetPath)) extractor.push(measureExtractor(`dev set (${devSetPath.split('/').slice(-2).join('/')})`, readDevSet(devSetPath), EXTRACT_SECONDS, ROUNDS));
+  // The simulator is seeded, so the maps of two audits of one brand share answers: each text counts once.
+  const simulatorAnswers = [...new Set(mapAnswers)];
+  if (simulatorAnswers.length > 0) {
+    extractor.push(measureExtractor('simulator answers (the maps above)', simulatorAnswers.map((answer) => ({ answer, brand: 'Pipedrive' })), EXTRACT_SECONDS, ROUNDS));
+  }
+
+  const loadAfter = loadavg();
+  const context = {
+    date: startedAt.toISOString(),
+    node: process.version,
+    cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+    loadAverageBefore: loadBefore.map((value) => Number(value.toFixed(2))),
+    loadAverageAfter: loadAfter.map((value) => Number(value.toFixed(2))),
+    connections: CONNECTIONS,
+    durationSeconds: DURATION_SECONDS,
+    rounds: ROUNDS,
+    logLevel: environment.LOG_LEVEL,
+    auditLatencyMs: AUDIT_LATENCY_MS,
+    providerConcurrency: AUDIT_CONCURRENCY,
+    extractSeconds: EXTRACT_SECONDS,
+  };
+
+  const verdict = (met: boolean) => (met ? 'met' : '**missed**');
+  const cpuNote = (figures: { serviceCpuMs?: number; simulatorCpuMs?: number }) =>
+    figures.serviceCpuMs === undefined ? '' : ` (CPU: service ${figures.serviceCpuMs.toFixed(0)} ms, simulator ${(figures.simulatorCpuMs ?? 0).toFixed(0)} ms)`;
+  const rows: string[] = [];
+  for (const read of reads) {
+    rows.push(
+      `| cheap read | ${read.name} → ${read.status} | ${read.serviceRps.toFixed(0)} req/s, p99 ${read.serviceP99Ms.toFixed(1)} ms | bare node:http ${read.bareRps.toFixed(0)} req/s, p99 ${read.bareP99Ms.toFixed(1)} ms | ${read.ratio.toFixed(2)} | ≥ ${READ_TARGET} | ${verdict(read.ratio >= READ_TARGET)}${read.errors > 0 ? `, ${read.errors} errors` : ''}${read.otherStatuses > 0 ? `, ${read.otherStatuses} answers not ${read.status}` : ''} |`,
+    );
+  }
+  for (const audit of audits) {
+    const ratio = audit.wallMs / audit.criticalPathMs;
+    rows.push(
+      `| wall time | ${audit.label}: ${audit.questions} questions × ${audit.samplesPerQuestion} samples × ${audit.providers} providers | ${audit.wallMs.toFixed(0)} ms${cpuNote(audit)} | critical path ${audit.criticalPathMs} ms | ${ratio.toFixed(2)} | ≤ ${WALL_TARGET} | ${verdict(ratio <= WALL_TARGET)} |`,
+    );
+  }
+  for (const map of maps) {
+    const ratio = map.wallMs / map.criticalPathMs;
+    rows.push(
+      `| wall time | ${map.label}: ${map.questions} questions × ${map.providers} providers, ${map.answeredCells} cells answered | ${map.wallMs.toFixed(0)} ms${cpuNote(map)} | critical path ${map.criticalPathMs} ms | ${ratio.toFixed(2)} | ≤ ${WALL_TARGET} | ${verdict(ratio <= WALL_TARGET)} |`,
+    );
+  }
+  const memoryRow = (label: string, figures: MemoryFigures | undefined, note = '') => {
+    if (figures === undefined) return;
+    rows.push(
+      `| memory | service ${label} | RSS ${mb(figures.rss).toFixed(0)} MB, heap used ${mb(figures.heapUsed).toFixed(0)} of ${mb(figures.heapTotal).toFixed(0)} MB, external ${mb(figures.external).toFixed(0)} MB | ${note} | | | |`,
+    );
+  };
+  const before = memoryReport.before as MemorySample | undefined;
+  const after = memoryReport.after as MemorySample | undefined;
+  memoryRow('idle before the cheap reads', before?.current, 'after setup (audits, maps, sign-in)');
+  memoryRow('peak during the cheap reads', memoryReport.peakDuringLoad as MemoryFigures | undefined, 'each figure\'s own maximum, sampled every 50 ms');
+  memoryRow('mean during the cheap reads', memoryReport.meanDuringLoad as MemoryFigures | undefined, `${String(memoryReport.samplesDuringLoad)} samples`);
+  memoryRow('idle 3 s after the cheap reads', after?.current, after?.vmHwm === undefined ? 'no forced GC' : `no forced GC; VmHWM (lifetime peak RSS) ${mb(after.vmHwm).toFixed(0)} MB`);
+  for (const figures of extractor) {
+    rows.push(
+      `| extractor | extractBrands, ${figures.corpus}: ${figures.answers} answers, ${figures.kilobytes.toFixed(0)} KB | ${figures.extractorAnswersPerSecond.toFixed(0)} answers/s (mean ${figures.meanMsPerAnswer.toFixed(2)} ms, slowest ${figures.maxMsPerAnswer.toFixed(2)} ms an answer) | regex tokenization ${figures.baselineAnswersPerSecond.toFixed(0)} answers/s | ${figures.ratio.toFixed(3)} | | |`,
+    );
+  }
+
+  const report = {
+    context,
+    reads,
+    audits: audits.map(({ id: _id, ...figures }) => ({ ...figures, ratio: figures.wallMs / figures.criticalPathMs })),
+    maps: maps.map((figures) => ({ ...figures, ratio: figures.wallMs / figures.criticalPathMs })),
+    memory: memoryReport,
+    extractor,
+    targets: { cheapReadThroughputRatio: READ_TARGET, wallTimeRatio: WALL_TARGET },
+  };
+  mkdirSync(join(root, 'test-artifacts/bench'), { recursive: true });
+  writeFileSync(reportPath, `${JSON.stringify(report, null, 2)}\n`);
+
   process.stdout.write(
     [
-      `bench: ${CONNECTIONS} connections, ${DURATION_SECONDS}s x ${ROUNDS} rounds per server, node ${process.version}`,
+      `bench ${context.date}: node ${context.node}, ${context.cpus}, load average ${context.loadAverageBefore.join(' ')} before, ${context.loadAverageAfter.join(' ')} after`,
+      `cheap reads: ${CONNECTIONS} connections, ${DURATION_SECONDS}s x ${ROUNDS} rounds per server, alternating, LOG_LEVEL=${String(environment.LOG_LEVEL)}; wall time: every simulated provider call takes ${AUDIT_LATENCY_MS} ms, PROVIDER_CONCURRENCY=${AUDIT_CONCURRENCY}, critical path = ceil(questions x samples / concurrency) x latency (a map is one sample)`,
       '',
-      '| target | service req/s | service p99 ms | bare node:http req/s | bare p99 ms | throughput ratio | errors |',
+      '| area | what | measured | baseline (same run) | ratio | target | |',
       '|---|---|---|---|---|---|---|',
       ...rows,
       '',
-      `audit wall time: every simulated provider call takes ${AUDIT_LATENCY_MS} ms, PROVIDER_CONCURRENCY=${AUDIT_CONCURRENCY}; critical path = ceil(questions x samples / concurrency) x latency`,
-      '',
-      '| run | calls per provider | wall ms | critical path ms | ratio |',
-      '|---|---|---|---|---|',
-      ...auditRows,
+      `JSON: ${reportPath}`,
       '',
     ].join('\n'),
   );
+}
+
+function maxFigures(left: MemoryFigures, right: MemoryFigures): MemoryFigures {
+  return {
+    rss: Math.max(left.rss, right.rss),
+    heapTotal: Math.max(left.heapTotal, right.heapTotal),
+    heapUsed: Math.max(left.heapUsed, right.heapUsed),
+    external: Math.max(left.external, right.external),
+    arrayBuffers: Math.max(left.arrayBuffers, right.arrayBuffers),
+  };
+}
+
+function averageFigures(samples: MemoryFigures[]): MemoryFigures {
+  return {
+    rss: mean(samples.map((sample) => sample.rss)),
+    heapTotal: mean(samples.map((sample) => sample.heapTotal)),
+    heapUsed: mean(samples.map((sample) => sample.heapUsed)),
+    external: mean(samples.map((sample) => sample.external)),
+    arrayBuffers: mean(samples.map((sample) => sample.arrayBuffers)),
+  };
 }
 
 await main();

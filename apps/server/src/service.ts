@@ -5,6 +5,7 @@ import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
 import { authRoutes } from './auth/auth-routes.js';
 import { discoveryRoutes } from './discovery/index.js';
+import { createCheapReads } from './http/cheap-reads.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { mapRoutes } from './rest/map-routes.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
@@ -45,7 +46,8 @@ export const DEFAULT_HTTP_TIMEOUTS: HttpTimeouts = {
   headersTimeoutMs: 20_000,
   requestTimeoutMs: 120_000,
   keepAliveTimeoutMs: 5_000,
-  connectionsCheckingIntervalMs: 30_000,
+  // Node's default is 30 s, which lets a slow client hold a socket up to 50 s against a 20 s headersTimeout.
+  connectionsCheckingIntervalMs: 5_000,
 };
 
 /** Seams for tests only; production starts with none of them. */
@@ -66,7 +68,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     const site = createStaticSite({ baseUrl: config.baseUrl, demo: config.providerMode === 'demo', openApiDocument: buildOpenApiDocument(config.baseUrl) });
     const context: RouteContext = { config, runtime, logger, siteLayout: site.layout };
     const buyerQuestionMaps = mapRoutes(context);
-    const mcp = mcpRoutes(context);
+    const mcp = mcpRoutes(context, { mapRunner: buyerQuestionMaps.dependencies.runner });
     const app = createApp({
       routers: [
         buyerQuestionMaps.router,
@@ -96,9 +98,11 @@ export async function startService(config: Config, logger: Logger, options: Star
       },
     });
     const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
+    // GET /api/badge/{token} answers before Express too, with the bytes its Express route would send.
+    const cheapReads = createCheapReads({ tokenRepository: store.tokenRepository, logger });
     // Cheap reads (pages, markdown views, discovery files, the stylesheet) skip Express entirely.
     const server = createServer({ connectionsCheckingInterval: timeouts.connectionsCheckingIntervalMs }, (request, response) => {
-      if (!site.handle(request, response)) app(request, response);
+      if (!site.handle(request, response) && !cheapReads.handle(request, response)) app(request, response);
     });
     // Slow clients cannot hold a socket forever; measurement routes stay well inside these.
     server.headersTimeout = timeouts.headersTimeoutMs;

@@ -7,6 +7,7 @@ import {
   mintAuditToken,
   revokeAuditToken,
   type AuditRecord,
+  type TokenRepository,
 } from '@visibility/core';
 import { isSameOriginRequest } from '../auth/same-origin.js';
 import { readSession } from '../auth/session.js';
@@ -108,22 +109,35 @@ export function tokenRoutes(context: RouteContext): Router {
     response.status(204).end();
   });
 
+  // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same badgeAnswer.
   router.get('/api/badge/:token', (request, response) => {
-    const badge = badgeForToken(store.tokenRepository, String(request.params.token ?? ''));
-    let maxAge = BADGE_NOT_FOUND_MAX_AGE_SECONDS;
-    if (badge.found) {
-      // A cached fresh badge must not outlive the 60-day boundary by up to a day.
-      const untilRecheck = badge.recheckDueAt === undefined ? Infinity : Math.floor((badge.recheckDueAt.getTime() - Date.now()) / 1000);
-      maxAge = Math.max(60, Math.min(BADGE_MAX_AGE_SECONDS, untilRecheck));
-    }
-    response.setHeader('Content-Type', 'image/svg+xml; charset=utf-8');
-    response.setHeader('Cache-Control', `public, max-age=${maxAge}`);
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Content-Security-Policy', BADGE_CONTENT_SECURITY_POLICY);
-    response.status(badge.found ? 200 : 404).send(badge.svg);
+    const badge = badgeAnswer(store.tokenRepository, String(request.params.token ?? ''));
+    for (const [name, value] of badge.headers) response.setHeader(name, value);
+    response.status(badge.status).send(badge.svg);
   });
 
   return router;
+}
+
+/** What GET /api/badge/{token} answers: the status, the headers the route sets (in this order) and the SVG. */
+export function badgeAnswer(repository: TokenRepository, rawToken: string): { status: 200 | 404; headers: Array<[string, string]>; svg: string } {
+  const badge = badgeForToken(repository, rawToken);
+  let maxAge = BADGE_NOT_FOUND_MAX_AGE_SECONDS;
+  if (badge.found) {
+    // A cached fresh badge must not outlive the 60-day boundary by up to a day.
+    const untilRecheck = badge.recheckDueAt === undefined ? Infinity : Math.floor((badge.recheckDueAt.getTime() - Date.now()) / 1000);
+    maxAge = Math.max(60, Math.min(BADGE_MAX_AGE_SECONDS, untilRecheck));
+  }
+  return {
+    status: badge.found ? 200 : 404,
+    headers: [
+      ['Content-Type', 'image/svg+xml; charset=utf-8'],
+      ['Cache-Control', `public, max-age=${maxAge}`],
+      ['X-Content-Type-Options', 'nosniff'],
+      ['Content-Security-Policy', BADGE_CONTENT_SECURITY_POLICY],
+    ],
+    svg: badge.svg,
+  };
 }
 
 /** The spec's embed: an anchor to the landing page wrapping the badge image, displayed 250 by 40. */
