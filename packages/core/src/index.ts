@@ -229,6 +229,7 @@ export {
   DEFAULT_MAP_STOP_GRACE_MS,
   DEFAULT_MAP_WAIT_MS,
   getBuyerQuestionMap,
+  getBuyerQuestionMapJson,
   MAP_ERROR_CODES,
   MAP_PURPOSE,
   MapError,

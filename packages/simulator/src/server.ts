@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -16,6 +17,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const host = options.host ?? '127.0.0.1';
   const state = new SimulatorState(options.seed ?? DEFAULT_SEED, Math.max(0, options.latencyMs ?? 0));
   const closing = new AbortController();
+  // Every delayed answer listens on this one signal (and stops listening when it is sent): no leak, no cap.
+  setMaxListeners(0, closing.signal);
   const sockets = new Set<Socket>();
 
   const server = createServer((request, response) => {

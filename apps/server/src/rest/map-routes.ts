@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import {
   createBuyerQuestionMapRunner,
   FanoutMapRequestSchema,
-  getBuyerQuestionMap,
+  getBuyerQuestionMapJson,
   MapError,
   resumeBuyerQuestionMaps,
   startBuyerQuestionMap,
@@ -77,11 +77,12 @@ export function mapRoutes(context: RouteContext): MapRoutes {
   router.get(MAP_PATH, async (request: Request<{ auditId: string }>, response: Response) => {
     try {
       const caller = callerKey(request);
-      const result = await getBuyerQuestionMap({ ...dependencies, logger: request.log }, request.params.auditId, {
+      // The stored map is sent as the text it was stored as: a read never parses and re-serialises it.
+      const body = await getBuyerQuestionMapJson({ ...dependencies, logger: request.log }, request.params.auditId, {
         afterLookup: () => consumeRateLimit(runtime.rateLimiter, 'getBuyerQuestionMap', caller, response),
       });
       response.setHeader('Cache-Control', 'no-store');
-      response.json(result);
+      response.type('application/json').send(body);
     } catch (error) {
       throw toMapApiError(error);
     }

@@ -4,6 +4,8 @@ import { escapeMarkdown as markdownText } from './report/index.js';
 export interface BadgeLandingSubject {
   token: string;
   audit: AuditRecord;
+  /** When the audit's latest buyer-question map completed, if any (the badge's own "last run"). */
+  lastRunAt?: string | undefined;
   baseUrl: string;
 }
 
@@ -29,7 +31,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 function factsOf(subject: BadgeLandingSubject, now = new Date()): BadgeFacts {
   const { audit } = subject;
   const response = audit.response;
-  const lastRun = lastRunOf(audit.createdAt, typeof response.lastRunAt === 'string' ? response.lastRunAt : undefined);
+  const lastRun = lastRunOf(audit.createdAt, subject.lastRunAt);
   const fanout = asRecord(response.productFanout);
   const questions = Array.isArray(fanout.questions) ? fanout.questions.filter((question): question is string => typeof question === 'string') : [];
   const findings = Array.isArray(response.providerFindings) ? response.providerFindings.map(asRecord) : [];

@@ -3,6 +3,7 @@ import {
   checkBrandRecognition,
   escapeHtml,
   getBuyerQuestionMap,
+  hashAuditToken,
   mintAuditToken,
   MapError,
   parseAuditRequest,
@@ -330,7 +331,8 @@ ${tail}`);
       tokenNotFound(response, chosen.representation, 'badge', path);
       return;
     }
-    const subject = { token: chosen.token, audit, baseUrl: config.baseUrl };
+    const lastRunAt = store.tokenRepository.findBadgeSubject(hashAuditToken(chosen.token))?.lastRunAt;
+    const subject = { token: chosen.token, audit, lastRunAt, baseUrl: config.baseUrl };
     if (chosen.representation === 'markdown') {
       sendMarkdown(response, `${config.baseUrl}${path}`, renderBadgeLandingMarkdown(subject), 200, { 'Cache-Control': 'public, max-age=3600' });
       return;

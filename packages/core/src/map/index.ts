@@ -7,6 +7,7 @@ export { buildBuyerQuestionMap, MAP_TOP_COMPETITORS } from './grid.js';
 export {
   DEFAULT_MAP_WAIT_MS,
   getBuyerQuestionMap,
+  getBuyerQuestionMapJson,
   resumeBuyerQuestionMaps,
   startBuyerQuestionMap,
   stopBuyerQuestionMaps,

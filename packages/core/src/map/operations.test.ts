@@ -6,7 +6,7 @@ import { deferred, fakeAnswer } from '../providers/test-support/fake-provider.js
 import { ProviderFailure, type Answer } from '../providers/types.js';
 import { openStore, type Store } from '../store/store.js';
 import { MapError } from './errors.js';
-import { getBuyerQuestionMap, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
+import { getBuyerQuestionMap, getBuyerQuestionMapJson, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
 import { insertAudit, mapDependencies, QUESTIONS, ScriptedProvider, sleep, until } from './test-support/map-fixtures.js';
 import type { BuyerQuestionMap, BuyerQuestionMapResponse } from './types.js';
 
@@ -26,6 +26,11 @@ const OWNER = 'owner@pipedrive.test';
 function mapOf(response: BuyerQuestionMapResponse): BuyerQuestionMap {
   if (!('map' in response)) throw new Error(`expected a map, got ${JSON.stringify(response)}`);
   return response.map;
+}
+
+/** The JSON-text read must say exactly what the object read says, in every state. */
+async function expectSameAnswer(dependencies: Parameters<typeof getBuyerQuestionMap>[0], auditId: string): Promise<void> {
+  expect(JSON.parse(await getBuyerQuestionMapJson(dependencies, auditId))).toEqual(await getBuyerQuestionMap(dependencies, auditId));
 }
 
 async function expectMapError(promise: Promise<unknown>, code: string, status: number): Promise<void> {
@@ -144,6 +149,18 @@ describe('startBuyerQuestionMap', () => {
     await expectMapError(getBuyerQuestionMap(dependencies, auditId), 'audit_not_found', 404);
   });
 
+  it('reads the JSON text the same way: 404 for unknown and malformed ids, no_fanout, ids in capitals', async () => {
+    const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
+    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      await expectMapError(getBuyerQuestionMapJson(dependencies, id), 'audit_not_found', 404);
+    }
+    const withoutQuestions = insertAudit(store, { questions: [] });
+    expect(JSON.parse(await getBuyerQuestionMapJson(dependencies, withoutQuestions))).toEqual({ ok: true, cached: false, status: 'no_fanout' });
+    const auditId = insertAudit(store);
+    await startBuyerQuestionMap(dependencies, { auditId });
+    expect(JSON.parse(await getBuyerQuestionMapJson(dependencies, auditId.toUpperCase()))).toEqual(await getBuyerQuestionMap(dependencies, auditId));
+  });
+
   it('finds an audit by its id in capitals too', async () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const auditId = insertAudit(store);
@@ -169,14 +186,17 @@ describe('startBuyerQuestionMap', () => {
     const dependencies = mapDependencies(store, [openai]);
     const auditId = insertAudit(store);
     expect(await getBuyerQuestionMap(dependencies, auditId)).toEqual({ ok: true, cached: false, status: 'not_started' });
+    await expectSameAnswer(dependencies, auditId);
     const started = await startBuyerQuestionMap(dependencies, { auditId }, { waitMs: 20 });
     expect(started).toEqual({ ok: true, cached: false, status: 'running', generation: 1, progress: { completed: 0, total: 3 } });
     const reading = await getBuyerQuestionMap(dependencies, auditId);
     expect(reading).not.toHaveProperty('map');
     expect(reading).toMatchObject({ status: 'running', progress: { total: 3 } });
+    await expectSameAnswer(dependencies, auditId);
     release.resolve();
     await until(() => store.mapRepository.latestCompleteJob(auditId) !== undefined);
     expect(mapOf(await getBuyerQuestionMap(dependencies, auditId)).summary.cells).toBe(3);
+    await expectSameAnswer(dependencies, auditId);
   });
 
   it('stops waiting when the caller leaves, and the job goes on', async () => {
@@ -243,6 +263,7 @@ describe('re-running a stored map', () => {
       map: first,
       remeasuring: { status: 'running', generation: 2, progress: { completed: 0, total: 3 } },
     });
+    await expectSameAnswer(slowDependencies, auditId);
     release.resolve();
     await until(() => store.mapRepository.latestCompleteJob(auditId)?.generation === 2);
     expect(mapOf(await getBuyerQuestionMap(slowDependencies, auditId)).generation).toBe(2);

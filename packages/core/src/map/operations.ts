@@ -50,6 +50,28 @@ export async function getBuyerQuestionMap(
   return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
 
+/**
+ * getBuyerQuestionMap as the JSON text of its response, for transports that send it as is: the same
+ * states and checks, but the stored map goes out as the text it was stored as (never parsed and
+ * serialised again), and the audit is looked up without parsing its stored response unless its buyer
+ * questions decide the answer. Equal, once parsed, to getBuyerQuestionMap's answer.
+ */
+export async function getBuyerQuestionMapJson(
+  dependencies: BuyerQuestionMapDependencies,
+  auditId: string,
+  options: { afterLookup?: (() => unknown) | undefined } = {},
+): Promise<string> {
+  if (!UUID.test(auditId)) throw auditNotFound();
+  const id = auditId.toLowerCase();
+  if (!dependencies.auditRepository.auditExists(id)) throw auditNotFound();
+  await options.afterLookup?.();
+  const stored = dependencies.mapRepository.latestCompleteMapJson(id);
+  if (stored === undefined) return JSON.stringify(await getBuyerQuestionMap(dependencies, id));
+  const running = dependencies.mapRepository.runningJob(id);
+  const remeasuring = running === undefined ? '' : `,"remeasuring":${JSON.stringify({ status: 'running', generation: running.generation, progress: progressOf(dependencies, running) })}`;
+  return `{"ok":true,"cached":true,"map":${stored.mapJson}${remeasuring}}`;
+}
+
 /** Picks up every job a stopped or killed process left running; returns how many it resumed. */
 export function resumeBuyerQuestionMaps(dependencies: BuyerQuestionMapDependencies): number {
   let resumed = 0;

@@ -64,6 +64,11 @@ export class AuditRepository extends SqlRepository {
     });
   }
 
+  /** Whether an audit exists, without reading (or parsing) its stored response. */
+  auditExists(id: string): boolean {
+    return this.statement('SELECT 1 FROM audits WHERE id = ?').get(id) !== undefined;
+  }
+
   /** Reads one audit by id. */
   getAudit(id: string): AuditRecord | undefined {
     const row = this.statement('SELECT * FROM audits WHERE id = ?').get(id) as AuditRow | undefined;

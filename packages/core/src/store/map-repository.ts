@@ -225,6 +225,14 @@ export class MapRepository extends SqlRepository {
     return row === undefined ? undefined : jobFromRow(row);
   }
 
+  /** The stored map of the newest finished job as its JSON text, never parsed: what a map read sends. */
+  latestCompleteMapJson(auditId: string): { generation: number; mapJson: string } | undefined {
+    const row = this.statement(
+      "SELECT generation, map_json FROM buyer_question_map_jobs WHERE audit_id = ? AND status = 'complete' ORDER BY generation DESC LIMIT 1",
+    ).get(auditId) as { generation: number; map_json: string } | undefined;
+    return row === undefined ? undefined : { generation: row.generation, mapJson: row.map_json };
+  }
+
   /** Every job left running (by a process that stopped or died), oldest first: what a start resumes. */
   runningJobs(): MapJobRecord[] {
     const rows = this.statement("SELECT * FROM buyer_question_map_jobs WHERE status = 'running' ORDER BY created_at, audit_id").all() as JobRow[];

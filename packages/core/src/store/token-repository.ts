@@ -20,7 +20,7 @@ export interface BadgeSubjectRecord {
   mode: string;
   /** When the audit ran. */
   createdAt: string;
-  /** The stored response's `lastRunAt` (set when the buyer-question map re-measures), if any. */
+  /** When the audit's latest buyer-question map completed (a map run, first or re-run, measures again), if any. */
   lastRunAt: string | undefined;
 }
 
@@ -69,13 +69,15 @@ export class TokenRepository extends SqlRepository {
   }
 
   /**
-   * The badge's brand and dates for an active badge token, in one indexed read. `lastRunAt` is taken
-   * with json_extract so the whole stored response is never parsed on this hot path.
+   * The badge's brand and dates for an active badge token, in one indexed read: the token, its audit's
+   * columns (the stored response is never parsed on this hot path) and the latest completed map of the
+   * audit (primary-key range of its jobs).
    */
   findBadgeSubject(tokenHash: string): BadgeSubjectRecord | undefined {
     const row = this.statement(`
       SELECT audits.id AS audit_id, audits.brand, audits.mode, audits.created_at,
-             json_extract(audits.response_json, '$.lastRunAt') AS last_run_at
+             (SELECT MAX(jobs.completed_at) FROM buyer_question_map_jobs AS jobs
+              WHERE jobs.audit_id = audits.id AND jobs.status = 'complete') AS last_run_at
       FROM audit_tokens JOIN audits ON audits.id = audit_tokens.audit_id
       WHERE audit_tokens.token_hash = ? AND audit_tokens.kind = 'badge' AND audit_tokens.revoked_at IS NULL
     `).get(tokenHash) as BadgeSubjectRow | undefined;

@@ -142,12 +142,21 @@ describe('badgeForToken', () => {
     expect(texts(badge.svg)[0]).toBe('AI visibility · re-check due');
   });
 
-  it('counts a later map run (lastRunAt in the stored response) as the last run', () => {
+  it('counts the latest completed buyer-question map as the last run, never a running one', () => {
     const id = '8b3e3f60-4d3c-4e5f-a071-2c3d4e5f6071';
-    store.auditRepository.insertAudit(audit(id, { createdAt: '2026-01-10T00:00:00.000Z', response: { lastRunAt: '2026-11-02T00:00:00.000Z' } }));
+    store.auditRepository.insertAudit(audit(id, { createdAt: '2026-01-10T00:00:00.000Z' }));
     const token = mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
-    const badge = badgeForToken(store.tokenRepository, token, new Date('2026-11-20T00:00:00.000Z'));
-    expect(texts(badge.svg)[0]).toBe('AI visibility · measured Nov 2026');
+    const at = new Date('2026-11-20T00:00:00.000Z');
+    const job = { auditId: id, mode: 'live', brand: 'Acme', website: 'https://acme.example/', competitors: [], questions: ['q?'], providers: [] };
+    expect(store.mapRepository.createFirstJob({ ...job, createdAt: '2026-01-11T00:00:00.000Z' })).toBe(true);
+    expect(texts(badgeForToken(store.tokenRepository, token, at).svg)[0]).toBe('AI visibility · re-check due');
+    store.mapRepository.completeJob(id, 1, { rows: [] }, '2026-01-11T00:01:00.000Z');
+    expect(texts(badgeForToken(store.tokenRepository, token, at).svg)[0]).toBe('AI visibility · re-check due');
+    const rerun = store.mapRepository.createRerunJob({ ...job, createdAt: '2026-11-02T00:00:00.000Z' }, () => true);
+    expect(rerun).toMatchObject({ outcome: 'started', job: { generation: 2 } });
+    expect(texts(badgeForToken(store.tokenRepository, token, at).svg)[0]).toBe('AI visibility · re-check due');
+    store.mapRepository.completeJob(id, 2, { rows: [] }, '2026-11-02T00:05:00.000Z');
+    expect(texts(badgeForToken(store.tokenRepository, token, at).svg)[0]).toBe('AI visibility · measured Nov 2026');
   });
 
   it('never calls a demo audit a measurement', () => {
