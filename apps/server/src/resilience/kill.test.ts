@@ -164,13 +164,18 @@ describe('kill -9 during an MCP run, then a restart', () => {
     expect(lostInFlight).toBeLessThanOrEqual(CONCURRENCY * PROVIDERS.length);
     expect(new Set(all.map(key)).size).toBe(total);
 
-    // Paid once: the spend is exactly the cost of the logged calls; every stored answer was logged once; the
-    // calls cut by the kill keep their reservations (never settled twice, reclaimed as spent after 10 minutes).
+    // Paid once per call: the spend is exactly the cost of the logged calls.
     const budget = expectBudgetMatchesCallLog(store, PRICES);
     expect(budget.spent).toBeGreaterThan(0);
     const mapLogged = store.database.prepare("SELECT COUNT(*) AS n FROM provider_calls WHERE purpose = 'map.buyer_question' AND outcome = 'ok'").get() as { n: number };
-    expect(mapLogged.n).toBe(total);
-    expect(budget.reserved).toBeGreaterThanOrEqual(lostInFlight);
+    // A call can be answered and logged (and its spend settled) in the instant before the kill, its cell not yet
+    // written: that answer is lost with the process and asked again, so it is logged twice. Only calls in flight
+    // at the kill can be; every other stored answer is logged exactly once.
+    const answeredButLost = mapLogged.n - total;
+    expect(answeredButLost).toBeGreaterThanOrEqual(0);
+    expect(answeredButLost).toBeLessThanOrEqual(lostInFlight);
+    // The other calls in flight keep their reservations (never settled twice, reclaimed as spent after 10 minutes).
+    expect(budget.reserved + answeredButLost).toBeGreaterThanOrEqual(lostInFlight);
     expect(budget.reserved).toBeLessThanOrEqual(CONCURRENCY * PROVIDERS.length);
   }, 120_000);
 });
