@@ -92,7 +92,7 @@ describe('kill -9 during an MCP run, then a restart', () => {
     return client;
   }
 
-  it('completes the run killed mid-map through the resume, fails the one killed mid-audit, and loses, repeats or pays for nothing twice', async () => {
+  it('completes the run killed mid-map through the resume, fails the one killed mid-audit, loses nothing, and repeats only calls in flight at the kill', async () => {
     let client = await startServer();
     reader = openStore({ dataDir });
     const store = reader;
