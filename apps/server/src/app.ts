@@ -19,6 +19,8 @@ export interface AppDependencies extends QuickMeasurementDependencies, Omit<Audi
   routers?: Router[];
   /** The site's layout: outside /api a 404 is then the site's markdown (or HTML) 404 instead of JSON. */
   siteLayout?: LayoutContext | undefined;
+  /** The OpenAPI description, when the caller built it already (the site serves the same one); else built here. */
+  openApiDocument?: Record<string, unknown> | undefined;
 }
 
 /** Builds the one Express app that serves REST, MCP and the site. */
@@ -37,7 +39,7 @@ export function createApp(dependencies: AppDependencies): Express {
   app.use(healthRoutes(dependencies.health));
 
   // Built once: the document only changes with the code and BASE_URL.
-  const openApiJson = Buffer.from(JSON.stringify(buildOpenApiDocument(dependencies.baseUrl), null, 2));
+  const openApiJson = Buffer.from(JSON.stringify(dependencies.openApiDocument ?? buildOpenApiDocument(dependencies.baseUrl), null, 2));
   app.use(['/api', '/openapi.json'], publicCors);
   app.get('/openapi.json', (_request, response) => {
     response.setHeader('Cache-Control', 'public, max-age=300');

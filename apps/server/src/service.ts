@@ -65,7 +65,8 @@ export async function startService(config: Config, logger: Logger, options: Star
   const { store, budget, rateLimiter, lineup, simulator, mailer } = runtime;
   try {
     // The site's pages, discovery files and stylesheet are rendered once here and answered from memory.
-    const site = createStaticSite({ baseUrl: config.baseUrl, demo: config.providerMode === 'demo', openApiDocument: buildOpenApiDocument(config.baseUrl) });
+    const openApiDocument = buildOpenApiDocument(config.baseUrl);
+    const site = createStaticSite({ baseUrl: config.baseUrl, demo: config.providerMode === 'demo', openApiDocument });
     const context: RouteContext = { config, runtime, logger, siteLayout: site.layout };
     const buyerQuestionMaps = mapRoutes(context);
     const mcp = mcpRoutes(context, { mapRunner: buyerQuestionMaps.dependencies.runner });
@@ -79,6 +80,7 @@ export async function startService(config: Config, logger: Logger, options: Star
         siteRoutes(context, site, buyerQuestionMaps.dependencies),
       ],
       siteLayout: site.layout,
+      openApiDocument,
       logger,
       lineup,
       budget,

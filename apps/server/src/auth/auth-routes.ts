@@ -6,7 +6,7 @@ import type { RouteContext } from '../route-context.js';
 import { ACCOUNT_PAGE_CSP, renderAccountPage, type AccountAuditSummary, type AccountPageView } from './account-page.js';
 import { clearedSessionCookie, isSecureBaseUrl, sessionCookie } from './cookies.js';
 import { normalizeEmail } from './email-address.js';
-import { isSameOriginRequest } from './same-origin.js';
+import { requireSameOrigin } from './same-origin.js';
 import { consumeSignInLimits, createSignInLimiter } from './sign-in-limits.js';
 import { consumeSignInLink, createSignInLink, SIGN_IN_LINK_TTL_SECONDS } from './sign-in-links.js';
 import { buildSignInMail, signInLinkUrl } from './sign-in-mail.js';
@@ -127,13 +127,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
   };
 
   // CSRF: SameSite=Lax keeps the cookie off cross-site POSTs; this also refuses them outright when the browser names another origin.
-  const sameOrigin: RequestHandler = (request, _response, next) => {
-    if (isSameOriginRequest(request, config.baseUrl)) {
-      next();
-      return;
-    }
-    next(new ApiError(403, 'cross_origin', 'This request came from another site.', `Use the form at ${config.baseUrl}/account.`));
-  };
+  const sameOrigin = requireSameOrigin(config.baseUrl, 'This request came from another site.', `Use the form at ${config.baseUrl}/account.`);
 
   router.post('/auth/sign-in', sameOrigin, readSignInBody, async (request, response) => {
     const email = normalizeEmail(emailField(request.body));

@@ -1,4 +1,5 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
+import { ApiError } from '../http/api-error.js';
 
 function originOf(value: string): string | undefined {
   try {
@@ -29,4 +30,12 @@ export function isSameOriginRequest(request: Request, baseUrl: string): boolean 
   const referer = request.get('referer');
   if (referer !== undefined && referer !== '') return expected !== undefined && originOf(referer) === expected;
   return true;
+}
+
+/** Middleware: a state-changing request another site sent answers 403 `cross_origin` (with `error` and `hint` as given). */
+export function requireSameOrigin(baseUrl: string, error: string, hint: string): RequestHandler {
+  return (request, _response, next) => {
+    if (isSameOriginRequest(request, baseUrl)) next();
+    else next(new ApiError(403, 'cross_origin', error, hint));
+  };
 }

@@ -3,7 +3,6 @@ import {
   createBuyerQuestionMapRunner,
   FanoutMapRequestSchema,
   getBuyerQuestionMapJson,
-  MapError,
   resumeBuyerQuestionMaps,
   startBuyerQuestionMap,
   stopBuyerQuestionMaps,
@@ -70,7 +69,7 @@ export function mapRoutes(context: RouteContext): MapRoutes {
       response.setHeader('Cache-Control', 'no-store');
       response.json(result);
     } catch (error) {
-      throw toMapApiError(error);
+      throw toApiError(error);
     }
   });
 
@@ -84,7 +83,7 @@ export function mapRoutes(context: RouteContext): MapRoutes {
       response.setHeader('Cache-Control', 'no-store');
       response.type('application/json').send(body);
     } catch (error) {
-      throw toMapApiError(error);
+      throw toApiError(error);
     }
   });
 
@@ -108,9 +107,4 @@ function parseMapRequest(body: unknown): { rerun: boolean } {
     isObject ? '`rerun` must be true or false.' : 'The body must be a JSON object.',
     'Send no body, or {"rerun": true} to re-measure a stored map as its signed-in owner.',
   );
-}
-
-function toMapApiError(error: unknown): unknown {
-  if (error instanceof MapError) return new ApiError(error.status, error.code, error.message, error.hint);
-  return toApiError(error);
 }

@@ -5,7 +5,6 @@ import {
   getBuyerQuestionMap,
   hashAuditToken,
   mintAuditToken,
-  MapError,
   parseAuditRequest,
   resolveAuditToken,
   startBuyerQuestionMap,
@@ -14,7 +13,7 @@ import {
   type BuyerQuestionMapDependencies,
 } from '@visibility/core';
 import { readSession } from '../auth/session.js';
-import { isSameOriginRequest } from '../auth/same-origin.js';
+import { requireSameOrigin } from '../auth/same-origin.js';
 import { ApiError } from '../http/api-error.js';
 import type { RouteContext } from '../route-context.js';
 import { callerKey } from '../rest/caller.js';
@@ -53,7 +52,6 @@ function withoutEmpty(values: FormValues): Record<string, string> {
 function errorText(error: unknown): { status: number; text: string; headers: Record<string, string> } | undefined {
   const converted = toApiError(error);
   if (converted instanceof ApiError) return { status: converted.status, text: `${converted.message} ${converted.hint}`, headers: converted.headers };
-  if (error instanceof MapError) return { status: error.status, text: `${error.message} ${error.hint}`, headers: {} };
   return undefined;
 }
 
@@ -86,10 +84,7 @@ export function siteRoutes(context: RouteContext, site: StaticSite, mapDependenc
   };
 
   // A form post that arrives from another site is refused before any spending (CSRF).
-  const sameOrigin = (request: Request, _response: Response, next: NextFunction) => {
-    if (isSameOriginRequest(request, config.baseUrl)) next();
-    else next(new ApiError(403, 'cross_origin', 'This form was posted from another site.', `Use the forms at ${config.baseUrl}/.`));
-  };
+  const sameOrigin = requireSameOrigin(config.baseUrl, 'This form was posted from another site.', `Use the forms at ${config.baseUrl}/.`);
 
   router.get(['/check', '/audit'], (_request, response) => response.redirect(303, '/'));
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PUBLIC_CORS_HEADERS } from '../rest/cors.js';
 import { buildSitePages, type SitePage } from './catalog.js';
 import { loadSiteSources, type SiteSources } from './content.js';
 import { buildLlmsFullTxt, buildLlmsTxt, buildRobotsTxt, buildSitemapXml } from './discovery-files.js';
@@ -88,10 +89,7 @@ export function createStaticSite(options: StaticSiteOptions): StaticSite {
   table.set('/robots.txt', { kind: 'fixed', body: text(buildRobotsTxt(baseUrl), 'text/plain; charset=utf-8') });
   table.set('/openapi.json', {
     kind: 'fixed',
-    body: text(JSON.stringify(options.openApiDocument, null, 2), 'application/json; charset=utf-8', {
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Expose-Headers': 'X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id',
-    }),
+    body: text(JSON.stringify(options.openApiDocument, null, 2), 'application/json; charset=utf-8', Object.fromEntries(PUBLIC_CORS_HEADERS)),
   });
   table.set('/assets/site.css', {
     kind: 'fixed',
