@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import express, { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import {
   createBuyerQuestionMapRunner,
   type BuyerQuestionMapRunner,
@@ -11,6 +11,7 @@ import {
   type VisibilityRunDependencies,
 } from '@visibility/core';
 import { createMcpServer } from '@visibility/mcp';
+import { declaresOversizeBody, jsonReader } from '../http/json-reader.js';
 import { callerKey } from '../rest/caller.js';
 import type { RouteContext } from '../route-context.js';
 import { SERVICE_VERSION } from '../version.js';
@@ -191,7 +192,7 @@ function isJsonRpcPayload(body: unknown): boolean {
   return JSONRPCMessageSchema.safeParse(body).success;
 }
 
-const parseJson = express.json({ limit: MAX_MCP_BODY_BYTES, strict: false, type: () => true });
+const readJson = jsonReader(MAX_MCP_BODY_BYTES);
 
 /** Reads the POST body as JSON, answering unreadable bodies with JSON-RPC errors (-32700 for broken JSON). */
 function readJsonRpcBody(request: Request, response: Response, next: NextFunction): void {
@@ -199,19 +200,17 @@ function readJsonRpcBody(request: Request, response: Response, next: NextFunctio
     sendJsonRpcError(response, 415, JSON_RPC_ERRORS.transport, 'Unsupported Media Type: Content-Type must be application/json.');
     return;
   }
-  parseJson(request, response, (error?: unknown) => {
-    if (error === undefined || error === null) {
-      next();
-      return;
-    }
-    const type = (error as { type?: string }).type;
-    if (type === 'entity.parse.failed') {
-      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.parseError, 'Parse error: Invalid JSON.');
-    } else if (type === 'entity.too.large') {
-      sendJsonRpcError(response, 413, JSON_RPC_ERRORS.transport, `Payload Too Large: at most ${MAX_MCP_BODY_BYTES} bytes.`);
-    } else {
-      sendJsonRpcError(response, 400, JSON_RPC_ERRORS.parseError, 'Parse error: the body could not be read as UTF-8 JSON.');
-    }
+  const tooLarge = () => sendJsonRpcError(response, 413, JSON_RPC_ERRORS.transport, `Payload Too Large: at most ${MAX_MCP_BODY_BYTES} bytes.`);
+  if (declaresOversizeBody(request, MAX_MCP_BODY_BYTES)) {
+    response.setHeader('Connection', 'close');
+    tooLarge();
+    return;
+  }
+  readJson(request, response, (failure) => {
+    if (failure === undefined) next();
+    else if (failure === 'invalid_json') sendJsonRpcError(response, 400, JSON_RPC_ERRORS.parseError, 'Parse error: Invalid JSON.');
+    else if (failure === 'too_large') tooLarge();
+    else sendJsonRpcError(response, 400, JSON_RPC_ERRORS.parseError, 'Parse error: the body could not be read as UTF-8 JSON.');
   });
 }
 

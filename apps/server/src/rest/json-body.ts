@@ -1,10 +1,11 @@
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../http/api-error.js';
+import { declaresOversizeBody, jsonReader } from '../http/json-reader.js';
 
 /** Request bodies above this are refused before parsing; the spec's largest body is well under 1 KB. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
-const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, strict: false, type: () => true });
+const readJson = jsonReader(MAX_JSON_BODY_BYTES);
 
 /**
  * Reads a JSON body for one operation, answering every way a body can be unreadable (wrong content
@@ -23,9 +24,7 @@ export function jsonBody(code: string, options: { optional?: boolean } = {}): Re
       next(new ApiError(400, code, 'The request has no body.', 'Send a JSON object with Content-Type: application/json.'));
       return;
     }
-    // A declared length over the limit is refused at once: reading (or draining) it first would let one
-    // client hold a socket for as long as it cares to send. Connection: close drops the unread rest.
-    if (length !== undefined && Number(length) > MAX_JSON_BODY_BYTES) {
+    if (declaresOversizeBody(request, MAX_JSON_BODY_BYTES)) {
       next(
         new ApiError(400, code, `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`, 'Send only the documented fields.', { Connection: 'close' }),
       );
@@ -42,19 +41,11 @@ export function jsonBody(code: string, options: { optional?: boolean } = {}): Re
       );
       return;
     }
-    parseJson(request, response, (error?: unknown) => {
-      if (error === undefined || error === null) {
-        next();
-        return;
-      }
-      const type = (error as { type?: string }).type;
-      if (type === 'entity.too.large') {
-        next(new ApiError(400, code, `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`, 'Send only the documented fields.'));
-      } else if (type === 'entity.parse.failed') {
-        next(new ApiError(400, code, 'The body is not valid JSON.', 'Check quotes and commas; send a JSON object.'));
-      } else {
-        next(new ApiError(400, code, 'The body could not be read.', 'Send a JSON object with Content-Type: application/json (utf-8).'));
-      }
+    readJson(request, response, (failure) => {
+      if (failure === undefined) next();
+      else if (failure === 'too_large') next(new ApiError(400, code, `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`, 'Send only the documented fields.'));
+      else if (failure === 'invalid_json') next(new ApiError(400, code, 'The body is not valid JSON.', 'Check quotes and commas; send a JSON object.'));
+      else next(new ApiError(400, code, 'The body could not be read.', 'Send a JSON object with Content-Type: application/json (utf-8).'));
     });
   };
 }

@@ -126,6 +126,18 @@ describe('oversize bodies answer the operation\'s own 400 ApiError', () => {
     expect(rawJsonBody(answer.text)).toEqual(API_ERROR('missing_brand'));
   });
 
+  it('answers a declared 1 GB body on /mcp at once with the JSON-RPC 413 and closes, without reading it', async () => {
+    const answer = await rawExchange(port, [
+      'POST /mcp HTTP/1.1\r\nHost: visibility.test\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1073741824\r\n\r\n{"jsonrpc":"2.0",',
+      5_000,
+    ], 4_000);
+    expect(answer.status).toBe(413);
+    expect(answer.ending).not.toBe('timeout');
+    expect(answer.elapsedMs).toBeLessThan(3_000);
+    expect(answer.text.toLowerCase()).toContain('connection: close');
+    expect(answer.text).toContain('Payload Too Large');
+  });
+
   it('applies the limit to the decompressed body: a 40 KB gzip bomb of 20 MB answers 400, not a 20 MB parse', async () => {
     const bomb = gzipSync(Buffer.from(`{"brand":"${'a'.repeat(20 * 1024 * 1024)}"}`));
     expect(bomb.length).toBeLessThan(MAX_JSON_BODY_BYTES * 4);
