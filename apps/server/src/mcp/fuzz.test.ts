@@ -15,6 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditRequest } from '@visibility/core';
 import { getVisibilityCheckTool, startVisibilityCheckTool } from '@visibility/mcp';
 import {
+  auditFieldName,
+  auditFieldTooLong,
+  dropMissing,
+  MISSING,
+  plausibleAuditFields,
   blankString,
   brokenJsonText,
   closeFuzzClient,
@@ -25,7 +30,6 @@ import {
   nonString,
   rawRequest,
   strangeBytes,
-  tooLong,
   type RawReply,
 } from '../rest/test-support/fuzz-http.js';
 import { startTestService, type TestService } from '../test-support/service.js';
@@ -33,9 +37,6 @@ import { MAX_MCP_BODY_BYTES } from './mcp-routes.js';
 import { initializeRaw } from './test-support/raw-http.js';
 
 const TIMEOUT = 60_000;
-const MISSING = Symbol('missing');
-const dropMissing = (fields: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== MISSING));
 
 let running: TestService;
 let mcpUrl: string;
@@ -106,21 +107,12 @@ function wouldStart(value: unknown): boolean {
 }
 
 describe('start_visibility_check with bad arguments', () => {
-  const BOUNDS = { brand: 80, website: 160, category: 120, competitors: 220, location: 80, email: 120 } as const;
-  const plausible = fc.record({
-    brand: fc.oneof(fc.constantFrom('Acme', 'Pipedrive'), nastyString(20)),
-    website: fc.constantFrom('acme.example', 'https://www.acme.example/', 'localhost', 'http://127.0.0.1:3000', '10.0.0.7'),
-    category: fc.oneof(fc.constantFrom('CRM software'), nastyString(20)),
-    competitors: fc.oneof(fc.constant(MISSING), nastyString(30)),
-    location: fc.oneof(fc.constant(MISSING), nastyString(20)),
-    language: fc.oneof(fc.constant(MISSING), fc.constantFrom('en', 'es', 'EN', 'fr', '')),
-    email: fc.oneof(fc.constant(MISSING), fc.constantFrom('owner@acme.example'), nastyString(20)),
-  });
-  const field = fc.constantFrom(...(['brand', 'website', 'category', 'competitors', 'location', 'language', 'email'] as const));
+  const plausible = plausibleAuditFields('language');
+  const field = auditFieldName('language');
   const poison: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     fc.tuple(field, nonString).map(([name, value]) => ({ [name]: value })),
     fc.tuple(fc.constantFrom('brand', 'website', 'category'), fc.oneof(blankString, fc.constant(MISSING))).map(([name, value]) => ({ [name]: value })),
-    fc.constantFrom(...(Object.keys(BOUNDS) as Array<keyof typeof BOUNDS>)).chain((name) => tooLong(BOUNDS[name]).map((value) => ({ [name]: value }))),
+    auditFieldTooLong,
     fc
       .constantFrom('localhost', 'http://[::1]/', '127.0.0.1', 'http://10.1.2.3', '169.254.169.254', 'file:///etc/passwd', 'javascript:alert(1)', 'http://', 'acme example.com')
       .map((website) => ({ website })),

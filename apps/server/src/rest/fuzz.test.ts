@@ -17,6 +17,11 @@ import { normalizeEmail } from '../auth/email-address.js';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startTestService, type TestService } from '../test-support/service.js';
 import {
+  auditFieldName,
+  auditFieldTooLong,
+  dropMissing,
+  MISSING,
+  plausibleAuditFields,
   blankString,
   brokenJsonText,
   closeFuzzClient,
@@ -187,10 +192,6 @@ function sendJson(url: string, request: JsonCase, headers: Record<string, string
 const withExtras = (record: fc.Arbitrary<Record<string, unknown>>) =>
   fc.tuple(extraFields, record).map(([extras, fields]) => ({ ...extras, ...fields }));
 
-/** A field that is missing from the record. */
-const MISSING = Symbol('missing');
-const dropMissing = (fields: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== MISSING));
 
 let running: TestService;
 let knownAuditId: string;
@@ -269,17 +270,8 @@ describe('POST /api/check (checkBrandRecognition) with bad input', () => {
 });
 
 describe('POST /api/audit (startVisibilityAudit) with bad input', () => {
-  const BOUNDS = { brand: 80, website: 160, category: 120, competitors: 220, location: 80, email: 120 } as const;
-  const plausible = fc.record({
-    brand: fc.oneof(fc.constantFrom('Acme', 'Pipedrive'), nastyString(20)),
-    website: fc.constantFrom('acme.example', 'https://www.acme.example/', 'localhost', 'http://127.0.0.1:3000', '10.0.0.7'),
-    category: fc.oneof(fc.constantFrom('CRM software'), nastyString(20)),
-    competitors: fc.oneof(fc.constant(MISSING), nastyString(30)),
-    location: fc.oneof(fc.constant(MISSING), nastyString(20)),
-    promptLanguage: fc.oneof(fc.constant(MISSING), fc.constantFrom('en', 'es', 'EN', 'fr', '')),
-    email: fc.oneof(fc.constant(MISSING), fc.constantFrom('owner@acme.example'), nastyString(20)),
-  });
-  const field = fc.constantFrom(...(['brand', 'website', 'category', 'competitors', 'location', 'promptLanguage', 'email'] as const));
+  const plausible = plausibleAuditFields('promptLanguage');
+  const field = auditFieldName('promptLanguage');
   const badWebsite = fc.constantFrom(
     'localhost',
     'http://localhost:8080/',
@@ -307,7 +299,7 @@ describe('POST /api/audit (startVisibilityAudit) with bad input', () => {
   const poison: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     fc.tuple(field, nonString.filter((value) => value !== null)).map(([name, value]) => ({ [name]: value })),
     fc.tuple(fc.constantFrom('brand', 'website', 'category'), fc.oneof(blankString, fc.constant(MISSING), fc.constant(null))).map(([name, value]) => ({ [name]: value })),
-    fc.constantFrom(...(Object.keys(BOUNDS) as Array<keyof typeof BOUNDS>)).chain((name) => tooLong(BOUNDS[name]).map((value) => ({ [name]: value }))),
+    auditFieldTooLong,
     badWebsite.map((website) => ({ website })),
     badEmail.map((email) => ({ email })),
     fc.constantFrom('fr', 'EN-us', 'english', 'e', 'es-MX').map((promptLanguage) => ({ promptLanguage })),

@@ -1,41 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/store.js';
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../store/store.js';
+import { fakeClock } from '../store/test-support/fake-clock.js';
 import { runWorker } from '../store/test-support/run-worker.js';
+import { useTempStores } from '../store/test-support/temp-stores.js';
 import { createBudget, monthOf, nextMonthStart, type Budget, type BudgetOptions, type ReserveOutcome } from './budget.js';
 import { createPriceTable } from './prices.js';
 
-let dataDir: string;
-const opened: Store[] = [];
-function open(): Store {
-  const store = openStore({ dataDir });
-  opened.push(store);
-  return store;
-}
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'visibility-budget-'));
-});
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** A clock the test moves by hand. */
-function fakeClock(start: string) {
-  let current = new Date(start).getTime();
-  return {
-    now: () => new Date(current),
-    set: (moment: string) => {
-      current = new Date(moment).getTime();
-    },
-    advance: (ms: number) => {
-      current += ms;
-    },
-  };
-}
+const { open, dataDir } = useTempStores('budget');
 
 // Output-only price of $1 per million tokens: a reservation of 1,000 output tokens is exactly 1,000 micro-dollars.
 const prices = createPriceTable({ 'test-model': { input: 0, output: 1 } });
@@ -78,7 +50,7 @@ describe('createBudget: reserve never overspends', () => {
     const startAt = Date.now() + 1500;
     // Cap $2 = 2,000 reservations of 1,000 micro-dollars; 2,400 attempts keep the processes contending throughout.
     const runs = Array.from({ length: 4 }, () =>
-      runWorker<{ granted: number; reservedMicroUsd: number }>(worker, [dataDir, '600', '2', String(startAt)]),
+      runWorker<{ granted: number; reservedMicroUsd: number }>(worker, [dataDir(), '600', '2', String(startAt)]),
     );
     const results = await Promise.all(runs);
     expect(results.reduce((sum, result) => sum + result.reservedMicroUsd, 0)).toBe(2_000_000);

@@ -1,41 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openStore, type Store } from '../store/store.js';
+import { describe, expect, it } from 'vitest';
+import { fakeClock } from '../store/test-support/fake-clock.js';
 import { runWorker } from '../store/test-support/run-worker.js';
+import { useTempStores } from '../store/test-support/temp-stores.js';
 import { buildLimitPolicies, LIMIT_POLICIES, type LimitPolicies, type LimitRule } from './policies.js';
 import { createRateLimiter, type RateLimitDecision } from './rate-limiter.js';
 
-let dataDir: string;
-const opened: Store[] = [];
-function open(): Store {
-  const store = openStore({ dataDir });
-  opened.push(store);
-  return store;
-}
-beforeEach(() => {
-  dataDir = mkdtempSync(join(tmpdir(), 'visibility-limits-'));
-});
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-/** A clock the test moves by hand. */
-function fakeClock(start: string) {
-  let current = new Date(start).getTime();
-  return {
-    now: () => new Date(current),
-    set: (moment: string) => {
-      current = new Date(moment).getTime();
-    },
-    advance: (ms: number) => {
-      current += ms;
-    },
-  };
-}
+const { open, dataDir } = useTempStores('limits');
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -85,7 +56,7 @@ describe('createRateLimiter: exactness', () => {
     // 6,000 attempts at a limit of 5,000: the processes contend for the whole run, and any
     // check-then-increment that is not one locked transaction lets a few extra through.
     const startAt = Date.now() + 1500;
-    const runs = Array.from({ length: 4 }, () => runWorker<{ allowed: number }>(worker, [dataDir, '1500', '5000', String(startAt)]));
+    const runs = Array.from({ length: 4 }, () => runWorker<{ allowed: number }>(worker, [dataDir(), '1500', '5000', String(startAt)]));
     const results = await Promise.all(runs);
     expect(results.reduce((sum, result) => sum + result.allowed, 0)).toBe(5000);
   }, 60_000);

@@ -242,3 +242,37 @@ export const garbageCookie: fc.Arbitrary<string | undefined> = fc.oneof(
     '=; ==; ;;;',
   ),
 );
+
+/** A field that is missing from the record. */
+export const MISSING = Symbol('missing');
+export const dropMissing = (fields: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== MISSING));
+
+/** The audit's string bounds (the spec's Limits), shared by POST /api/audit and start_visibility_check. */
+export const AUDIT_FIELD_BOUNDS = { brand: 80, website: 160, category: 120, competitors: 220, location: 80, email: 120 } as const;
+
+/** The language field as each transport names it: REST's AuditRequest and the MCP tool's input. */
+export type AuditLanguageField = 'promptLanguage' | 'language';
+
+/** Plausible audit fields (some hostile), any one of which a poison then replaces. */
+export function plausibleAuditFields(language: AuditLanguageField): fc.Arbitrary<Record<string, unknown>> {
+  return fc.record({
+    brand: fc.oneof(fc.constantFrom('Acme', 'Pipedrive'), nastyString(20)),
+    website: fc.constantFrom('acme.example', 'https://www.acme.example/', 'localhost', 'http://127.0.0.1:3000', '10.0.0.7'),
+    category: fc.oneof(fc.constantFrom('CRM software'), nastyString(20)),
+    competitors: fc.oneof(fc.constant(MISSING), nastyString(30)),
+    location: fc.oneof(fc.constant(MISSING), nastyString(20)),
+    [language]: fc.oneof(fc.constant(MISSING), fc.constantFrom('en', 'es', 'EN', 'fr', '')),
+    email: fc.oneof(fc.constant(MISSING), fc.constantFrom('owner@acme.example'), nastyString(20)),
+  });
+}
+
+/** The audit's field names, one at a time. */
+export function auditFieldName(language: AuditLanguageField): fc.Arbitrary<string> {
+  return fc.constantFrom('brand', 'website', 'category', 'competitors', 'location', language, 'email');
+}
+
+/** One field over its bound. */
+export const auditFieldTooLong: fc.Arbitrary<Record<string, string>> = fc
+  .constantFrom(...(Object.keys(AUDIT_FIELD_BOUNDS) as Array<keyof typeof AUDIT_FIELD_BOUNDS>))
+  .chain((name) => tooLong(AUDIT_FIELD_BOUNDS[name]).map((value) => ({ [name]: value })));
