@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { extractBrands } from '@visibility/core/extraction';
+import { explainExtraction, extractBrands } from '@visibility/core/extraction';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -7,18 +7,20 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const USAGE = 'Usage: visibility extract-brands [--brand NAME] [--competitors "A, B"] [--explain] < answer.txt';
+
 /** `visibility extract-brands`: the measurements' own extractor, on one answer read from stdin. */
 export async function runExtractBrands(argv: string[]): Promise<number> {
-  let values: { brand?: string | undefined; competitors?: string | undefined };
+  let values: { brand?: string | undefined; competitors?: string | undefined; explain?: boolean | undefined };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { brand: { type: 'string' }, competitors: { type: 'string' } },
+      options: { brand: { type: 'string' }, competitors: { type: 'string' }, explain: { type: 'boolean' } },
       allowPositionals: false,
       strict: true,
     }));
   } catch (error) {
-    process.stderr.write(`visibility extract-brands: ${(error as Error).message}\nUsage: visibility extract-brands [--brand NAME] [--competitors "A, B"] < answer.txt\n`);
+    process.stderr.write(`visibility extract-brands: ${(error as Error).message}\n${USAGE}\n`);
     return 2;
   }
   const answer = await readStdin();
@@ -26,10 +28,21 @@ export async function runExtractBrands(argv: string[]): Promise<number> {
     ?.split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '');
-  const brands = extractBrands(answer, {
+  const options = {
     ...(values.brand !== undefined && values.brand.trim() !== '' ? { brand: values.brand.trim() } : {}),
     ...(competitors !== undefined && competitors.length > 0 ? { competitors } : {}),
+  };
+  if (values.explain !== true) {
+    process.stdout.write(`${JSON.stringify(extractBrands(answer, options))}\n`);
+    return 0;
+  }
+  // Every candidate with the model's decision and the features that drove it, then the result
+  // as the last line (so scripts that read the last line still get the JSON array).
+  const extraction = explainExtraction(answer, options);
+  const lines = extraction.candidates.map((candidate) => {
+    const drivers = candidate.drivers.map(([name, weight]) => `${name} ${weight >= 0 ? '+' : ''}${weight.toFixed(2)}`).join(', ');
+    return `${candidate.decision.padEnd(7)} p=${candidate.probability.toFixed(2)}  ${candidate.slot.padEnd(12)} ${JSON.stringify(candidate.surface)}  [${drivers}]`;
   });
-  process.stdout.write(`${JSON.stringify(brands)}\n`);
+  process.stdout.write(`${lines.join('\n')}${lines.length > 0 ? '\n' : ''}# entry: makes an entry; join: only joins an entry other candidates made; dropped: not a brand\n${JSON.stringify(extraction.brands)}\n`);
   return 0;
 }

@@ -8,7 +8,7 @@ const MAX_CACHED_KEYS = 20_000;
 // The extractor asks for the same few keys many times per answer; caching them keeps it fast.
 const keyCache = new Map<string, string>();
 
-/** Case-folds and strips diacritics, ®/™, possessives, punctuation and a trailing Inc/LLC/Ltd: "sony bravia 7". */
+/** Case-folds and strips diacritics, ®/™, possessives, punctuation and a trailing Inc/LLC/Ltd: "acme vista 7". */
 export function normalizeBrandKey(name: string): string {
   const cached = keyCache.get(name);
   if (cached !== undefined) return cached;
@@ -49,7 +49,7 @@ export function brandKeyTokens(name: string): string[] {
   return key === '' ? [] : key.split(' ');
 }
 
-/** The words before the first connector: "Amazon RDS for PostgreSQL" → ["amazon", "rds"]. */
+/** The words before the first connector: "Globex DB for Postgres" → ["globex", "db"]. */
 export function headKeyTokens(tokens: readonly string[]): string[] {
   const connector = tokens.findIndex((token, index) => index > 0 && CONNECTOR_TOKENS.has(token));
   return connector === -1 ? [...tokens] : tokens.slice(0, connector);

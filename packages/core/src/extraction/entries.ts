@@ -1,14 +1,14 @@
 // Groups mentions into entries, one per brand or product: a maker and its product are one entry
-// ("Sony" joins "Sony Bravia 7"), two products of one maker are two ("iPhone 16", "iPhone 16 Pro").
+// ("Acme" joins "Acme Vista 7"), two products of one maker are two ("Vista 7", "Vista 7 Pro").
 
 import { brandKeyTokens, compactBrandKey, headKeyTokens, indexOfTokens } from './brand-key.js';
-import { PLAN_SUFFIXES } from './lexicon.js';
+import { isPlanSuffix } from './words.js';
 import type { Mention } from './mention.js';
 
 interface Form {
   mention: Mention;
   tokens: string[];
-  /** The words before a connector ("Amazon RDS" of "Amazon RDS for PostgreSQL"). */
+  /** The words before a connector ("Globex DB" of "Globex DB for Postgres"). */
   head: string[];
   compact: string;
 }
@@ -91,18 +91,18 @@ function addForm(entry: Entry, form: Form): void {
 
 function belongsTo(entry: Entry, form: Form): boolean {
   if (entry.forms.some((existing) => existing.compact === form.compact)) return true;
-  // A one-word form sharing no word with the entry can still be its acronym ("GA4") or a cut-short
+  // A one-word form sharing no word with the entry can still be its acronym ("AP4") or a cut-short
   // spelling ("Postgres" for "PostgreSQL"); every other rule needs a shared word.
   if (!form.tokens.some((token) => entry.words.has(token))) {
     return form.tokens.length === 1 && entry.forms.some((existing) => isAbbreviationOf(form, existing) || isAbbreviationOf(existing, form));
   }
-  // The bare maker or line joins its product: "Garmin" → "Garmin Forerunner 265", "Mambo" → "Cecotec Mambo 10090".
+  // The bare maker or line joins its product: "Acme" → "Acme Runner 300", "Runner" → "Acme Runner 300".
   if (entry.forms.some((existing) => isMakerOf(form, existing))) return true;
-  // The same model with and without its maker: "Galaxy A15" and "Samsung Galaxy A15".
+  // The same model with and without its maker: "Vista 7" and "Acme Vista 7".
   if (entry.forms.some((existing) => isSuffixOf(form.tokens, existing.tokens) || isSuffixOf(existing.tokens, form.tokens))) {
     return true;
   }
-  // A product joins an entry that so far holds only its maker: "Kindle", then "Kindle Paperwhite".
+  // A product joins an entry that so far holds only its maker: "Vista", then "Vista Lite".
   const longest = longestForm(entry);
   if (longest !== undefined && isMakerOf(longest, form)) return true;
   return isPlanOf(form, entry);
@@ -130,7 +130,7 @@ function isAbbreviationOf(short: Form, long: Form): boolean {
   return isAcronymOf(short, long) || isTruncationOf(short, long);
 }
 
-// "GA4" for "Google Analytics 4", "GSC" for "Google Search Console".
+// "GTS" for "Globex Trade Suite", "AP4" for "Acme Planner 4".
 function isAcronymOf(acronym: Form, expansion: Form): boolean {
   const written = acronym.mention.surface.trim();
   if (acronym.tokens.length !== 1 || !/^[\p{Lu}\p{N}]{2,6}$/u.test(written) || expansion.tokens.length < 2) return false;
@@ -145,11 +145,11 @@ function isTruncationOf(short: Form, long: Form): boolean {
   return compact.length >= MIN_PREFIX_LENGTH && long.compact.length > compact.length && long.compact.startsWith(compact);
 }
 
-// "Uber One" or "Rappi Pro" in prose: a maker's plan, an alias of the maker's entry.
+// "Acme One" or "Globex Pro" in prose: a maker's plan, an alias of the maker's entry.
 function isPlanOf(form: Form, entry: Entry): boolean {
   if (form.mention.source === 'structural' || form.tokens.length < 2) return false;
   const last = form.tokens[form.tokens.length - 1] ?? '';
-  if (!PLAN_SUFFIXES.has(last)) return false;
+  if (!isPlanSuffix(last)) return false;
   const maker = form.tokens.slice(0, -1);
   return entry.forms.some((existing) => existing.tokens.join(' ') === maker.join(' ') || indexOfTokens(existing.head, maker) === 0);
 }

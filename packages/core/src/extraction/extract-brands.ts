@@ -1,27 +1,100 @@
-// Turns an assistant's answer into the ordered, deduplicated list of brands and products it names.
+// Turns an assistant's answer into the ordered, deduplicated list of brands and products it names:
+// parse (answer-blocks.ts) → candidates (candidates.ts) → features (features.ts) → a fitted
+// logistic model (model.ts) → entries, one per brand or product (entries.ts).
 
+import { readBlocks, restoreLineBreaks } from './answer-blocks.js';
+import { compactBrandKey } from './brand-key.js';
+import { readCandidates, type Candidate } from './candidates.js';
 import type { Entry } from './entries.js';
 import { displayName, entryCoversName, groupMentions } from './entries.js';
-import { compactBrandKey } from './brand-key.js';
-import { parseMarkdown } from './markdown-structure.js';
+import { answerContext, candidateFeatures, type Features } from './features.js';
 import { createBrandMatcher } from './match-brand.js';
 import type { Mention } from './mention.js';
-import { scanProse } from './prose-mentions.js';
-import { scanStructure } from './structural-mentions.js';
+import { committedWeights, contributions, logit, sigmoid, type ModelWeights } from './model.js';
 
 export interface ExtractBrandsOptions {
   /** The audited brand: reported when the answer really names it, never otherwise. */
   brand?: string;
   /** Known competitors, treated like the brand. */
   competitors?: readonly string[];
+  /** Weights to decide with (cross-validation passes its own); the committed ones by default. */
+  model?: ModelWeights;
+  /** Keep the features that drove each decision (for --explain); off on the measurement path. */
+  explain?: boolean;
+}
+
+const matchers = new Map<string, ReturnType<typeof createBrandMatcher>>();
+
+/** Brand matchers for hints, kept: an audit asks about the same brand for every answer. */
+function matcherFor(hint: string): ReturnType<typeof createBrandMatcher> {
+  let matcher = matchers.get(hint);
+  if (matcher === undefined) {
+    if (matchers.size >= 200) matchers.clear();
+    matcher = createBrandMatcher(hint);
+    matchers.set(hint, matcher);
+  }
+  return matcher;
+}
+
+/** One candidate with the model's verdict, for `extract-brands --explain`. */
+export interface CandidateDecision {
+  surface: string;
+  start: number;
+  slot: Candidate['slot'];
+  probability: number;
+  decision: 'entry' | 'join' | 'dropped';
+  /** The features that moved the score most, with their contributions to the log-odds. */
+  drivers: Array<[string, number]>;
+}
+
+export interface Extraction {
+  brands: string[];
+  candidates: CandidateDecision[];
+}
+
+/** Scored candidates of an answer: what the model is fitted on and decides with. */
+export function scoreCandidates(answer: string, brand?: string): Array<{ candidate: Candidate; features: Features }> {
+  const text = restoreLineBreaks(answer);
+  const candidates = readCandidates(readBlocks(text));
+  const context = answerContext(text, candidates, brand);
+  return candidates.map((candidate) => ({ candidate, features: candidateFeatures(candidate, context) }));
 }
 
 /** Lists the brands and products an answer names, in order of first mention, one entry each. */
 export function extractBrands(answer: string, options: ExtractBrandsOptions = {}): string[] {
-  const text = answer.replace(/\r\n?/gu, '\n');
-  const layout = parseMarkdown(text);
-  const structure = scanStructure(layout);
-  const mentions: Mention[] = [...structure.mentions, ...scanProse(layout, structure.regions, structure.excluded)];
+  return decide(answer, scoreCandidates(answer, options.brand), options).brands;
+}
+
+/** The extraction with every candidate's decision and the features that drove it. */
+export function explainExtraction(answer: string, options: ExtractBrandsOptions = {}): Extraction {
+  return decide(answer, scoreCandidates(answer, options.brand), { ...options, explain: true });
+}
+
+/** Decides on already scored candidates (cross-validation scores each answer once, decides often). */
+export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candidate; features: Features }>, options: ExtractBrandsOptions = {}): Extraction {
+  const model = options.model ?? committedWeights();
+  const text = restoreLineBreaks(answer);
+  const decisions: CandidateDecision[] = [];
+  const mentions: Mention[] = [];
+  for (const { candidate, features } of scored) {
+    const probability = sigmoid(logit(features, model.weights));
+    const decision = probability >= model.threshold ? 'entry' : probability >= model.joinThreshold ? 'join' : 'dropped';
+    decisions.push({
+      surface: candidate.surface,
+      start: candidate.start,
+      slot: candidate.slot,
+      probability,
+      decision,
+      drivers: options.explain === true ? contributions(features, model.weights).slice(0, 8) : [],
+    });
+    if (decision === 'dropped') continue;
+    mentions.push({
+      surface: candidate.surface,
+      start: candidate.start,
+      source: candidate.slot === 'prose' ? 'prose' : 'structural',
+      verdict: decision === 'entry' ? 'accept' : 'weak',
+    });
+  }
   const entries = groupMentions(mentions);
   const named: Array<{ name: string; first: number; entry: Entry | null }> = entries.map((entry) => ({
     name: displayName(entry),
@@ -29,13 +102,13 @@ export function extractBrands(answer: string, options: ExtractBrandsOptions = {}
     entry,
   }));
 
-  // The hints are found with the brand matcher, so a hinted brand the rules above missed (or took
-  // for context) is still reported where the answer names it, and only there.
+  // The hints are found with the brand matcher, so a hinted brand the model missed is still
+  // reported where the answer names it, and only there.
   const hints = [options.brand, ...(options.competitors ?? [])].filter(
     (hint): hint is string => hint !== undefined && hint.trim() !== '',
   );
   for (const hint of hints) {
-    const match = createBrandMatcher(hint.trim()).find(text);
+    const match = matcherFor(hint.trim()).find(text);
     if (match === null) continue;
     if (named.some((item) => item.entry !== null && entryCoversName(item.entry, hint))) continue;
     if (named.some((item) => item.entry !== null && entryCoversName(item.entry, match.matched))) continue;
@@ -43,13 +116,14 @@ export function extractBrands(answer: string, options: ExtractBrandsOptions = {}
   }
 
   const seen = new Set<string>();
-  return named
+  const brands = named
     .sort((left, right) => left.first - right.first)
     .map((item) => item.name)
     .filter((name) => {
       const key = compactBrandKey(name);
-      if (seen.has(key)) return false;
+      if (key === '' || seen.has(key)) return false;
       seen.add(key);
       return true;
     });
+  return { brands, candidates: decisions };
 }

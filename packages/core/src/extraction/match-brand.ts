@@ -3,8 +3,8 @@
 // where the text uses it as a name, never in "a notion of" or "on Monday morning".
 
 import { brandKeyTokens, compactBrandKey } from './brand-key.js';
-import { CALENDAR_WORDS, SUBJECT_VERBS, foldWord } from './lexicon.js';
-import { isCommonWord, isFunctionWord } from './name-shape.js';
+import { fold as foldWord } from './knowledge.js';
+import { isCalendarWord, isCommonWord, isFunctionWord, isSubjectVerb } from './words.js';
 
 export { compactBrandKey, normalizeBrandKey } from './brand-key.js';
 
@@ -17,7 +17,7 @@ export interface BrandMatch {
 }
 
 export interface BrandMatcherOptions {
-  /** Other names for the same brand ("Bob" for HiBob, "GA4" for Google Analytics 4). */
+  /** Other names for the same brand ("Bob" for HiBob, "AP4" for Acme Planner 4). */
   aliases?: readonly string[];
   /** The brand's domain ("monday.com"); `acme.com` forms of the brand and aliases are found anyway. */
   domain?: string;
@@ -32,7 +32,7 @@ export interface BrandMatcher {
   find(text: string): BrandMatch | null;
   findAll(text: string): BrandMatch[];
   mentions(text: string): boolean;
-  /** Whether an extracted name ("Sony Bravia 7", "acme.com") stands for this brand. */
+  /** Whether an extracted name ("Acme Vista 7", "acme.com") stands for this brand. */
   isSameBrand(name: string): boolean;
 }
 
@@ -113,7 +113,7 @@ export function createBrandMatcher(brand: string, options: BrandMatcherOptions =
       if (keys.has(compact) || domains.has(bareDomain(name))) return true;
       const tokens = brandKeyTokens(domainLess(name));
       const distinctive = !tokens.every((token) => isCommonWord(token));
-      // A product named after its maker ("Sony Bravia 7" for Sony), or a short form of the brand.
+      // A product named after its maker ("Acme Vista 7" for Acme), or a short form of the brand.
       return tokenLists.some(
         (brandTokens) => startsWithTokens(tokens, brandTokens) || (distinctive && startsWithTokens(brandTokens, tokens)),
       );
@@ -148,7 +148,7 @@ function buildVariant(name: string, commonWordOption: boolean | undefined): Vari
     pattern,
     capitalised: spokenWords.map((word) => /^\p{Lu}/u.test(word)),
     commonWord: commonWordOption ?? (allCommon && !distinctive),
-    calendar: spokenWords.length === 1 && CALENDAR_WORDS.has(foldWord(spokenWords[0] ?? '')),
+    calendar: spokenWords.length === 1 && isCalendarWord(spokenWords[0] ?? ''),
   };
 }
 
@@ -169,7 +169,7 @@ function isNameUse(text: string, start: number, end: number, variant: Variant): 
   if (variant.calendar) return isCoordinatedWithName(text, start, end);
   if (!isSentenceStart(text, start)) return true;
   if (/^['’]s\b/u.test(after)) return true;
-  if (nextWord !== '' && SUBJECT_VERBS.has(foldWord(nextWord))) return true;
+  if (nextWord !== '' && isSubjectVerb(nextWord)) return true;
   return isCoordinatedWithName(text, start, end);
 }
 
@@ -209,7 +209,7 @@ function isCoordinatedWithName(text: string, start: number, end: number): boolea
   const before = /([\p{Lu}][\p{L}\p{N}.'’-]*)\s*(?:,|\band\b|\bor\b|&|\by\b|\bo\b|\bvs\.?)\s*$/u.exec(text.slice(Math.max(0, start - 40), start));
   const after = /^\s*(?:,|\band\b|\bor\b|&|\by\b|\bo\b|\bvs\.?)\s*([\p{Lu}][\p{L}\p{N}.'’-]*)/u.exec(text.slice(end, end + 40));
   return [before?.[1], after?.[1]].some(
-    (word) => word !== undefined && !isFunctionWord(word) && !CALENDAR_WORDS.has(foldWord(word)) && !isCommonWord(word),
+    (word) => word !== undefined && !isFunctionWord(word) && !isCalendarWord(word) && !isCommonWord(word),
   );
 }
 

@@ -1,0 +1,178 @@
+// Reads an answer with a real markdown parser (remark-parse + remark-gfm, mdast with positions) into
+// flat text blocks: headings, paragraphs (in or out of list items) and table cells, each with its
+// plain text, where every character came from in the answer, its inline spans (bold, italics,
+// links, code) and where it sits in the structure.
+
+import type { Heading, List, ListItem, Nodes, Paragraph, PhrasingContent, Root, RootContent, Table } from 'mdast';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import { unified } from 'unified';
+
+export type InlineKind = 'strong' | 'emphasis' | 'link' | 'code';
+
+export interface InlineSpan {
+  kind: InlineKind;
+  /** In block-text coordinates. */
+  start: number;
+  end: number;
+  url?: string;
+}
+
+export interface ListPlace {
+  ordered: boolean;
+  depth: number;
+  /** 0-based position of the item in its list. */
+  index: number;
+  /** The item's first paragraph (where its name goes), not a later one. */
+  firstParagraph: boolean;
+  /** How many items the list has. */
+  size: number;
+}
+
+export interface TablePlace {
+  row: number;
+  column: number;
+  columns: number;
+  rows: number;
+  /** The header cell of this column, as plain text. */
+  header: string;
+}
+
+export interface TextBlock {
+  kind: 'heading' | 'paragraph' | 'cell';
+  text: string;
+  /** Answer offset of each character of `text` (one more entry for the end). */
+  offsets: number[];
+  spans: InlineSpan[];
+  depth?: number;
+  list?: ListPlace;
+  table?: TablePlace;
+  /** The nearest heading (or lone bold line) above, as plain text. */
+  section: string;
+  /** Index of the block in reading order. */
+  order: number;
+}
+
+const parser = unified().use(remarkParse).use(remarkGfm);
+
+/** Lines lost when an answer was copied from a web page come back before list markers and headings. */
+export function restoreLineBreaks(answer: string): string {
+  const text = answer.replace(/\r\n?/gu, '\n');
+  if (text.length < 240 || text.includes('\n')) return text;
+  return text
+    .replace(/\s+(#{1,4}\s)/gu, '\n\n$1')
+    .replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2')
+    .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
+    .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n');
+}
+
+/** Parses the answer and flattens it into text blocks in reading order. */
+export function readBlocks(answer: string): TextBlock[] {
+  const tree = parser.parse(answer) as Root;
+  const blocks: TextBlock[] = [];
+  let section = '';
+  const push = (block: Omit<TextBlock, 'order' | 'section'>): void => {
+    blocks.push({ ...block, section, order: blocks.length });
+  };
+
+  const visitChildren = (nodes: readonly RootContent[], list?: ListPlace): void => {
+    let firstParagraph = true;
+    for (const node of nodes) {
+      if (node.type === 'heading') {
+        const block = phrasingBlock('heading', (node as Heading).children);
+        push({ ...block, depth: (node as Heading).depth });
+        section = block.text;
+      } else if (node.type === 'paragraph') {
+        const block = phrasingBlock('paragraph', (node as Paragraph).children);
+        const place = list === undefined ? undefined : { ...list, firstParagraph };
+        firstParagraph = false;
+        push(place === undefined ? block : { ...block, list: place });
+        // A lone bold line outside a list is a heading in all but syntax.
+        if (place === undefined && isLoneBold(block)) section = block.text;
+      } else if (node.type === 'list') {
+        visitList(node as List, list === undefined ? 0 : list.depth + 1);
+      } else if (node.type === 'table') {
+        visitTable(node as Table);
+      } else if (node.type === 'blockquote') {
+        visitChildren(node.children, list);
+      }
+      // code, html, thematic breaks and definitions carry no names we read.
+    }
+  };
+
+  const visitList = (node: List, depth: number): void => {
+    node.children.forEach((item: ListItem, index) => {
+      visitChildren(item.children, { ordered: node.ordered === true, depth, index, firstParagraph: true, size: node.children.length });
+    });
+  };
+
+  const visitTable = (node: Table): void => {
+    const rows = node.children;
+    const headers = (rows[0]?.children ?? []).map((cell) => phrasingBlock('cell', cell.children).text);
+    const columns = Math.max(...rows.map((row) => row.children.length), 0);
+    rows.forEach((row, rowIndex) => {
+      row.children.forEach((cell, column) => {
+        const block = phrasingBlock('cell', cell.children);
+        push({ ...block, table: { row: rowIndex, column, columns, rows: rows.length, header: headers[column] ?? '' } });
+      });
+    });
+  };
+
+  visitChildren(tree.children);
+  return blocks;
+}
+
+function isLoneBold(block: Omit<TextBlock, 'order' | 'section'>): boolean {
+  const span = block.spans.find((item) => item.kind === 'strong');
+  if (span === undefined) return false;
+  return block.text.slice(0, span.start).trim() === '' && /^[\s:.]*$/u.test(block.text.slice(span.end));
+}
+
+/** Builds one block's plain text from its inline nodes, keeping source offsets and span ranges. */
+function phrasingBlock(kind: TextBlock['kind'], children: readonly PhrasingContent[]): Omit<TextBlock, 'order' | 'section'> {
+  let text = '';
+  const offsets: number[] = [];
+  const spans: InlineSpan[] = [];
+  const append = (value: string, start: number | undefined): void => {
+    for (let index = 0; index < value.length; index += 1) offsets.push(start === undefined ? (offsets.at(-1) ?? 0) : start + index);
+    text += value;
+  };
+  const walk = (nodes: readonly Nodes[]): void => {
+    for (const node of nodes) {
+      const start = node.position?.start.offset;
+      switch (node.type) {
+        case 'text':
+          append(node.value, start);
+          break;
+        case 'inlineCode': {
+          const from = text.length;
+          append(node.value, start === undefined ? undefined : start + 1);
+          spans.push({ kind: 'code', start: from, end: text.length });
+          break;
+        }
+        case 'break':
+          append('\n', start);
+          break;
+        case 'strong':
+        case 'emphasis':
+        case 'link': {
+          const from = text.length;
+          walk(node.children as Nodes[]);
+          const span: InlineSpan = { kind: node.type === 'link' ? 'link' : node.type, start: from, end: text.length };
+          if (node.type === 'link') span.url = node.url;
+          spans.push(span);
+          break;
+        }
+        case 'delete':
+          walk(node.children as Nodes[]);
+          break;
+        default:
+          break; // images, html, footnote references: no names
+      }
+    }
+  };
+  walk(children as Nodes[]);
+  offsets.push(offsets.length === 0 ? 0 : (offsets.at(-1) ?? 0) + 1);
+  spans.sort((left, right) => left.start - right.start || right.end - left.end);
+  return { kind, text, offsets, spans };
+}

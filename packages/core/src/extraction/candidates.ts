@@ -1,0 +1,339 @@
+// Every place an answer may name a brand, read from the parsed structure (list-item heads, headings,
+// table cells, bold spans, link texts) and from running text (runs of capitalised words). Nothing
+// is decided here: each candidate carries where it stood and what surrounds it, and the scored
+// model (features.ts, model.ts) decides.
+
+import type { InlineSpan, TextBlock } from './answer-blocks.js';
+
+export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
+
+/** How the candidate was cut from its slot's text. */
+export type Cut = 'whole' | 'before_separator' | 'after_label' | 'list_part';
+
+export interface Candidate {
+  surface: string;
+  /** Offset in the answer. */
+  start: number;
+  slot: Slot;
+  cut: Cut;
+  block: TextBlock;
+  /** Block-text range. */
+  from: number;
+  to: number;
+  /** Bold or link formatting around it. */
+  formatted: boolean;
+  /** A list head written without formatting. */
+  plainHead: boolean;
+  /** Its first word is where a sentence (or an item) begins, so its capital proves nothing. */
+  sentenceStart: boolean;
+  /** Leading words dropped from a capitalised run ("Try", "The"). */
+  dropped: string[];
+  url?: string;
+}
+
+const NUMBERING = /^(?:\s|#\d+\b|\d{1,2}[.)](?!\d)|\(?[a-h][.)]\s|[IVX]{1,4}\.\s|[^\p{L}\p{N}"'“¿¡(]+)*/u;
+const TRAILING = /[\s:;,.!?*_–—-]+$/u;
+const LABEL_COLON = /^([^:]{1,40}):\s+(\S.*)$/u;
+const SEPARATOR = /\s+(?:—|–|--|-|\||·|→|->)\s+|\s*[—–]\s*(?=\p{Lu})/u;
+const PARENTHETICAL = /\s*[([][^)\]]*[)\]]?\s*$/u;
+const LIST_JOINERS = /\s*(?:,|;|\/|\s(?:and|or|vs\.?|versus|y|e|o|ou|et|und|oder|plus)\s)\s*/u;
+const PLAIN_HEAD_END = /\s+(?:—|–|--|-|→)\s+|:\s|\s\(|,\s|\.\s|\s+is\s|\s+es\s/u;
+const MAX_NAME_WORDS = 8;
+
+/** Reads every candidate of the answer's blocks, in reading order. */
+export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const block of blocks) {
+    const covered: Array<[number, number]> = [];
+    const take = (slot: Slot, from: number, to: number, formatted: boolean, plainHead: boolean, url?: string): void => {
+      covered.push([from, to]);
+      for (const part of nameParts(block.text, from, to)) {
+        out.push(candidate(block, slot, part, formatted, plainHead, url));
+      }
+    };
+
+    if (block.kind === 'heading') {
+      take('heading', 0, block.text.length, false, false);
+    } else if (block.kind === 'cell' && block.table !== undefined && wordCount(block.text) <= MAX_NAME_WORDS) {
+      take(block.table.row === 0 ? 'table_header' : 'table_cell', 0, block.text.length, block.spans.length > 0, false);
+    } else {
+      // A list item's head: the formatted span it opens with, else its words up to a separator.
+      if (block.list?.firstParagraph === true) {
+        const lead = leadingSpan(block);
+        if (lead !== undefined) {
+          take('list_head', lead.start, lead.end, true, false, lead.url);
+          // "**Best overall:** Name – …": the name after a label span is a head too.
+          const after = block.text.slice(lead.end);
+          if (/^[\s:]*$/u.test(after.slice(0, 1)) && /[:]\s*$/u.test(block.text.slice(lead.start, lead.end + 1))) {
+            const rest = lead.end + (after.match(/^[\s:]*/u)?.[0].length ?? 0);
+            const next = block.spans.find((span) => span.start >= rest && span.start <= rest + 1 && span.kind !== 'code');
+            if (next !== undefined) take('list_head', next.start, next.end, true, false, next.url);
+            else {
+              const end = plainHeadEnd(block.text, rest);
+              const head = block.text.slice(rest, end);
+              if (end > rest && wordCount(head) <= 6 && /^[\p{Lu}\p{N}]/u.test(head)) take('list_head', rest, end, false, true);
+            }
+          }
+        } else {
+          const begin = block.text.match(NUMBERING)?.[0].length ?? 0;
+          const end = plainHeadEnd(block.text, begin);
+          if (end > begin && wordCount(block.text.slice(begin, end)) <= 6) take('list_head', begin, end, false, true);
+        }
+      }
+      for (const span of block.spans) {
+        if (span.kind === 'code' || span.kind === 'emphasis') continue;
+        if (covered.some(([from, to]) => span.start < to && span.end > from)) continue;
+        take(span.kind === 'link' ? 'link' : 'bold', span.start, span.end, true, false, span.url);
+      }
+      if (block.kind === 'paragraph' && block.list === undefined && isWholeBlock(block)) {
+        // a lone bold line already read as a bold span
+      }
+    }
+    // Running text: everything not read as a slot (long table cells included).
+    for (const part of proseRuns(block, covered)) out.push(part);
+  }
+  return out;
+}
+
+function candidate(block: TextBlock, slot: Slot, part: Part, formatted: boolean, plainHead: boolean, url?: string): Candidate {
+  const value: Candidate = {
+    surface: part.text,
+    start: block.offsets[part.from] ?? 0,
+    slot,
+    cut: part.cut,
+    block,
+    from: part.from,
+    to: part.to,
+    formatted,
+    plainHead,
+    sentenceStart: false,
+    dropped: [],
+  };
+  if (url !== undefined) value.url = url;
+  return value;
+}
+
+function isWholeBlock(block: TextBlock): boolean {
+  return block.spans.length === 1 && block.spans[0]?.start === 0 && block.spans[0]?.end === block.text.length;
+}
+
+function leadingSpan(block: TextBlock): InlineSpan | undefined {
+  const begin = block.text.match(NUMBERING)?.[0].length ?? 0;
+  return block.spans.find((span) => span.kind !== 'code' && span.kind !== 'emphasis' && span.start <= begin + 1 && span.end > begin);
+}
+
+function plainHeadEnd(text: string, begin: number): number {
+  const rest = text.slice(begin);
+  const match = PLAIN_HEAD_END.exec(rest);
+  const end = match === null ? rest.length : match.index;
+  return begin + rest.slice(0, end).trimEnd().length;
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/u).filter((word) => word !== '').length;
+}
+
+interface Part {
+  text: string;
+  from: number;
+  to: number;
+  cut: Cut;
+}
+
+/** Cuts a slot's text into the names it may hold: numbering, emoji and taglines dropped. */
+export function nameParts(text: string, from: number, to: number): Part[] {
+  const trimmed = trimRange(text, from, to);
+  if (trimmed === null) return [];
+  const [start, end] = trimmed;
+  const slice = text.slice(start, end);
+  const parts: Part[] = [];
+  const label = LABEL_COLON.exec(slice);
+  if (label?.[1] !== undefined && label[2] !== undefined) {
+    const head = label[1];
+    parts.push(...headParts(text, start, start + head.length, 'before_separator'));
+    const tailStart = start + slice.indexOf(label[2], head.length);
+    parts.push(...headParts(text, tailStart, end, 'after_label'));
+    return parts;
+  }
+  const separator = SEPARATOR.exec(slice);
+  if (separator !== null && separator.index > 0) {
+    parts.push(...headParts(text, start, start + separator.index, 'before_separator'));
+    return parts;
+  }
+  return headParts(text, start, end, 'whole');
+}
+
+function headParts(text: string, from: number, to: number, cut: Cut): Part[] {
+  let end = to;
+  const inner = text.slice(from, end);
+  const separator = SEPARATOR.exec(inner);
+  if (separator !== null && separator.index > 0) end = from + separator.index;
+  // "Acme Mixer X2 (Globex)": the parenthetical belongs to the name but is not part of it.
+  const paren = PARENTHETICAL.exec(text.slice(from, end));
+  if (paren !== null && paren.index > 0) end = from + paren.index;
+  const trimmed = trimRange(text, from, end);
+  if (trimmed === null) return [];
+  const [start, stop] = trimmed;
+  const slice = text.slice(start, stop);
+  const pieces = splitList(slice);
+  if (pieces.length > 1) {
+    return pieces.flatMap((piece) => {
+      const range = trimRange(text, start + piece.offset, start + piece.offset + piece.text.length);
+      return range === null ? [] : [{ text: text.slice(range[0], range[1]), from: range[0], to: range[1], cut: 'list_part' as const }];
+    });
+  }
+  return [{ text: slice, from: start, to: stop, cut }];
+}
+
+/** "Notion, Obsidian and Bear": several names in one slot, when each piece starts like a name. */
+function splitList(slice: string): Array<{ text: string; offset: number }> {
+  const pieces: Array<{ text: string; offset: number }> = [];
+  const pattern = new RegExp(LIST_JOINERS.source, 'gu');
+  let last = 0;
+  for (const match of slice.matchAll(pattern)) {
+    pieces.push({ text: slice.slice(last, match.index), offset: last });
+    last = match.index + match[0].length;
+  }
+  pieces.push({ text: slice.slice(last), offset: last });
+  if (pieces.length < 2) return [{ text: slice, offset: 0 }];
+  const nameLike = pieces.every((piece) => /^[\p{Lu}\p{N}]/u.test(piece.text.trim()) && wordCount(piece.text) <= 5);
+  return nameLike ? pieces : [{ text: slice, offset: 0 }];
+}
+
+function trimRange(text: string, from: number, to: number): [number, number] | null {
+  let start = from;
+  const lead = text.slice(from, to).match(NUMBERING)?.[0].length ?? 0;
+  start += lead;
+  let end = to;
+  const tail = text.slice(start, end).match(TRAILING);
+  if (tail !== null) end -= tail[0].length;
+  // a possessive at the end: "Asana's"
+  if (/['’]s$/u.test(text.slice(start, end))) end -= 2;
+  // unbalanced quotes or brackets at the edges
+  while (end > start && /["'“”’)\]]/u.test(text[end - 1] ?? '') && !balanced(text.slice(start, end))) end -= 1;
+  while (start < end && /["'“”‘(\[]/u.test(text[start] ?? '')) start += 1;
+  if (end <= start || !/[\p{L}\p{N}]/u.test(text.slice(start, end))) return null;
+  return [start, end];
+}
+
+function balanced(value: string): boolean {
+  return (value.match(/\(/gu)?.length ?? 0) === (value.match(/\)/gu)?.length ?? 0) && (value.match(/"/gu)?.length ?? 0) % 2 === 0;
+}
+
+// --- running text -----------------------------------------------------------------------------
+
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’+]*(?:[.\-&/][\p{L}\p{N}][\p{L}\p{N}\p{M}'’+]*)*/gu;
+const CONNECTORS = new Set(['of', 'de', 'del', 'du', 'des', 'da', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'for', 'the', 'von', 'van', 'di', 'der']);
+const LEADING_DROPS = new Set([
+  'its', 'their', 'our', 'your', 'my', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'many', 'most', 'all', 'every', 'each', 'any', 'while', 'when', 'since', 'because', 'although', 'unlike',
+  'the', 'a', 'an', 'and', 'or', 'but', 'if', 'for', 'with', 'in', 'on', 'at', 'to', 'from', 'by', 'of', 'as', 'so', 'then', 'also', 'both',
+  'el', 'la', 'los', 'las', 'un', 'una', 'y', 'o', 'con', 'en', 'para', 'por', 'de', 'del', 'al', 'le', 'les', 'des', 'une', 'et', 'ou', 'avec', 'pour',
+  'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'und', 'oder', 'mit', 'für', 'im', 'o', 'os', 'as', 'um', 'uma', 'e', 'com', 'em', 'no', 'na', 'nos', 'nas',
+]);
+
+interface Token {
+  text: string;
+  start: number;
+  end: number;
+}
+
+function isCapToken(token: string): boolean {
+  const code = token.charCodeAt(0);
+  if (code >= 65 && code <= 90) return true; // A-Z, the common case
+  if (code >= 48 && code <= 57) return false;
+  if (code >= 97 && code <= 122 && !/[A-Z.]/u.test(token)) return false;
+  return /^\p{Lu}/u.test(token) || /^\p{Ll}+\p{Lu}/u.test(token) || /^\p{L}[\p{L}\p{N}-]*\.(?:com|io|ai|co|app|net|org|de|es|fr|pt|mx|br|ly|so|dev)$/iu.test(token);
+}
+
+function isNumberToken(token: string): boolean {
+  return /^\p{N}/u.test(token);
+}
+
+/** Runs of capitalised words in the block's text outside the ranges already read as slots. */
+function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): Candidate[] {
+  const text = block.text;
+  const tokens: Token[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (covered.some(([from, to]) => start < to && end > from)) {
+      tokens.push({ text: '\u0000', start, end }); // a boundary
+      continue;
+    }
+    const code = block.spans.some((span) => span.kind === 'code' && start >= span.start && end <= span.end);
+    tokens.push({ text: code ? '\u0000' : match[0], start, end });
+  }
+  const out: Candidate[] = [];
+  let index = 0;
+  while (index < tokens.length) {
+    const first = tokens[index];
+    if (first === undefined) break;
+    if (first.text === '\u0000' || !isCapToken(first.text)) {
+      index += 1;
+      continue;
+    }
+    let last = index;
+    let next = index + 1;
+    while (next < tokens.length) {
+      const token = tokens[next];
+      const previous = tokens[next - 1];
+      if (token === undefined || previous === undefined || token.text === '\u0000') break;
+      const gap = text.slice(previous.end, token.start);
+      const abbreviation = gap === '. ' && /^(?:Dr|St|Mr|Mrs|Ms|Jr|Sr|Mt)$/u.test(previous.text);
+      if (!/^(?: |\s&\s|\s\+\s)$/u.test(gap) && !abbreviation) break;
+      // "Acme's Turbo Plan": the owner and the owned are two runs
+      if (/['’]s$/u.test(previous.text) && previous !== first) break;
+      if (/['’]s$/u.test(previous.text) && previous === first && /^\p{Lu}/u.test(token.text)) break;
+      if (isCapToken(token.text) || (isNumberToken(token.text) && next - index < MAX_NAME_WORDS)) {
+        last = next;
+        next += 1;
+        continue;
+      }
+      // a connector inside a name: "Bank of America", "El Corte Inglés"
+      const after = tokens[next + 1];
+      if (CONNECTORS.has(token.text.toLowerCase()) && after !== undefined && after.text !== '\u0000' && isCapToken(after.text) && /^ $/u.test(text.slice(token.end, after.start))) {
+        last = next + 1;
+        next += 2;
+        continue;
+      }
+      break;
+    }
+    const run = tokens.slice(index, last + 1);
+    index = last + 1;
+    // drop leading function words: "The Verge" stays a name only if the rest is
+    const dropped: string[] = [];
+    // leading function words ("The", "Its", "Try") are dropped where capitals are automatic
+    const opensSentence = atSentenceStart(text, first.start);
+    while (run.length > 1 && (opensSentence || (run[0]?.text ?? '') !== (run[0]?.text ?? '').toLowerCase()) && LEADING_DROPS.has((run[0]?.text ?? '').toLowerCase()) && (opensSentence || !/^(?:la|le|el|les|los|las|the)$/iu.test(run[0]?.text ?? ''))) dropped.push(run.shift()?.text ?? '');
+    if (run.length > MAX_NAME_WORDS) continue;
+    const head = run[0];
+    const tail = run.at(-1);
+    if (head === undefined || tail === undefined) continue;
+    let end = tail.end;
+    // "Asana's free plan" is Asana; "Marco's is…" keeps its name whole.
+    if (/['’]s$/u.test(text.slice(head.start, end)) && /^ \p{Ll}/u.test(text.slice(end, end + 2)) && !/^ (?:is|has|was|offers|remains|serves|makes)\b/u.test(text.slice(end, end + 12))) end -= 2;
+    const surface = text.slice(head.start, end);
+    if (!/[\p{L}]/u.test(surface)) continue;
+    const startToken = dropped.length > 0 ? tokens[tokens.indexOf(head) - dropped.length] : head;
+    out.push({
+      surface,
+      start: block.offsets[head.start] ?? 0,
+      slot: 'prose',
+      cut: 'whole',
+      block,
+      from: head.start,
+      to: end,
+      formatted: false,
+      plainHead: false,
+      sentenceStart: atSentenceStart(text, startToken?.start ?? head.start),
+      dropped,
+    });
+  }
+  return out;
+}
+
+function atSentenceStart(text: string, position: number): boolean {
+  const before = text.slice(0, position).replace(/[\s"'“‘(*_¿¡]+$/u, '');
+  if (before === '') return true;
+  return /[.!?:;…\n–—]$/u.test(before) || /\s-$/u.test(before) || /^\s*(?:\d{1,2}[.)]|[-*•])$/u.test(before) || /\p{Extended_Pictographic}$/u.test(before);
+}

@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fitModel, flattenAnswer, folds, loadDevItems, scoreItem, scorerKey } from './fit.js';
+import { EXTRACTION_DATA_DIR } from './knowledge.js';
+import { committedWeights } from './model.js';
+
+const DEV_SET = fileURLToPath(new URL('../../../../dev-data/extraction-dev/items.jsonl', import.meta.url));
+const items = loadDevItems(DEV_SET);
+
+describe('fitting the extractor', () => {
+  it('reproduces the committed weights and threshold when refitted on the dev set', () => {
+    const refitted = fitModel(items);
+    const committed = committedWeights();
+    expect(refitted.threshold).toBe(committed.threshold);
+    expect(refitted.joinThreshold).toBe(committed.joinThreshold);
+    expect(refitted.weights).toEqual(committed.weights);
+  });
+
+  it('scores predictions as the dev set scorer does: aliases, one match per entry, duplicates are errors', () => {
+    const item = { id: 'x', answer: '', gold: [['Sony Bravia 7', 'Sony'], ['LG C4', 'LG']] };
+    expect(scoreItem(item, ['sony', 'Sony Bravia 7', 'Samsung'])).toMatchObject({ tp: 1, fp: 2, fn: 1 });
+    expect(scorerKey('  “Acme™, Inc.” ')).toBe('acme');
+  });
+
+  it('keeps every item in exactly one fold', () => {
+    const parts = folds(items, 10);
+    expect(parts.flat().map((item) => item.id).sort()).toEqual(items.map((item) => item.id).sort());
+  });
+
+  it('flattens an answer the way a web-page copy reads', () => {
+    expect(flattenAnswer('## Picks\n\n- **Notion** – [docs](https://x.io)\n| a | b |')).toBe('Picks Notion – docs a   b');
+  });
+});
+
+describe('no dev-set phrase in the extractor', () => {
+  const terms = JSON.parse(readFileSync(`${EXTRACTION_DATA_DIR}terms.json`, 'utf8')) as Record<string, unknown>;
+  const gazetteer = JSON.parse(readFileSync(`${EXTRACTION_DATA_DIR}gazetteer.json`, 'utf8')) as { commonWords: Record<string, string[]> };
+  const everyday = new Set(Object.values(gazetteer.commonWords).flat());
+  const entries = Object.entries(terms).flatMap(([list, value]) => {
+    if (Array.isArray(value)) return value.map((entry) => [list, String(entry)] as const);
+    if (typeof value === 'object' && value !== null) {
+      return Object.entries(value).flatMap(([cue, words]) => (words as string[]).map((entry) => [`cues.${cue}`, entry] as const));
+    }
+    return [];
+  });
+  const goldAliases = new Set(items.flatMap((item) => item.gold.flat()).map(scorerKey));
+
+  // Platforms, stores, review sources and parent companies are context in one answer and the
+  // subject in another (Shopify in an e-commerce answer), so only the lists of things that are
+  // never a brand are held to this.
+  const neverBrands = new Set(['functionWords', 'imperatives', 'labelWords', 'everydayWords', 'calendarWords', 'techTerms', 'placeWords', 'properAdjectives', 'placeSuffixes', 'placePrefixes', 'personTitles', 'businessWords', 'featureNouns', 'subjectVerbs']);
+
+  it('lists no brand of the dev set among things that are never brands, except everyday words', () => {
+    const hits = entries.filter(([list, entry]) => (neverBrands.has(list) || list.startsWith('cues.')) && goldAliases.has(scorerKey(entry)) && !(entry.split(/\s+/u).length === 1 && everyday.has(scorerKey(entry))));
+    expect(hits).toEqual([]);
+  });
+
+  it('copies no phrase of three or more words from a dev answer into a list of words or cues', () => {
+    const answers = items.map((item) => item.answer.toLowerCase());
+    // named things (a magazine, a standard, a city) are knowledge, not phrasing
+    const named = new Set(['platforms', 'integrationPlatforms', 'stores', 'parentCompanies', 'reviewSources', 'techTerms', 'placeWords']);
+    const hits = entries.filter(([list, entry]) => !named.has(list) && entry.split(/\s+/u).length >= 3 && answers.some((answer) => answer.includes(entry.toLowerCase())));
+    expect(hits).toEqual([]);
+  });
+
+  it('names no dev-set brand of two or more words in the extractor code', () => {
+    const folder = fileURLToPath(new URL('.', import.meta.url));
+    const code = readdirSync(folder)
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .map((file) => readFileSync(`${folder}${file}`, 'utf8').toLowerCase())
+      .join('\n');
+    const multiWord = [...goldAliases].filter((alias) => alias.includes(' '));
+    expect(multiWord.filter((alias) => code.includes(alias))).toEqual([]);
+  });
+});

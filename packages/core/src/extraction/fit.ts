@@ -1,0 +1,296 @@
+// Fitting and cross-validating the extractor's model on a hand-labelled dev set. Pure and
+// deterministic: the same items give the same weights, so a test can show the committed weights
+// are what the script produces. Used by scripts/extraction/fit.ts and the eval.
+
+import { readFileSync } from 'node:fs';
+import { decide, scoreCandidates } from './extract-brands.js';
+import type { Features } from './features.js';
+import type { ModelWeights } from './model.js';
+
+export interface DevItem {
+  id: string;
+  question?: string;
+  category?: string;
+  lang?: string;
+  brand?: string;
+  answer: string;
+  gold: string[][];
+}
+
+export interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+export interface Scores extends Counts {
+  precision: number;
+  recall: number;
+  f1: number;
+}
+
+export interface FitOptions {
+  /** L2 penalty on the weights (the bias is not penalised). */
+  l2: number;
+  /** Newton steps at most (it stops earlier once converged). */
+  iterations: number;
+}
+
+export const DEFAULT_FIT: FitOptions = { l2: Number(process.env.FIT_L2 ?? 3), iterations: 30 };
+const THRESHOLDS = (process.env.FIT_THRESHOLDS ?? "0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7").split(",").map(Number);
+const JOIN_GAP = 0.2;
+
+export function loadDevItems(path: string): DevItem[] {
+  return readFileSync(path, 'utf8')
+    .split(/\r?\n/u)
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as DevItem);
+}
+
+// The dev set's own normalisation (its score.mjs), so labels and scores mean what the scorer means.
+const MARKS = /[\u00AE\u2122\u2120\u00A9]/gu;
+const EDGES = /^[\s\p{P}\p{Z}`|~^]+|[\s\p{P}\p{Z}`|~^]+$/gu;
+const LEGAL_SUFFIX = /[\s,]+(?:inc|llc|ltd)$/u;
+
+export function scorerKey(text: string): string {
+  let value = String(text)
+    .replace(MARKS, '')
+    .replace(/[\u2018\u2019\u02BC\u2032]/gu, "'")
+    .replace(/[\u201C\u201D\u2033]/gu, '"')
+    .replace(/[\u2010-\u2015\u2212]/gu, '-')
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ');
+  for (;;) {
+    const before = value;
+    value = value.replace(EDGES, '').replace(LEGAL_SUFFIX, '');
+    if (value === before) break;
+  }
+  return value;
+}
+
+/** Scores one item's predictions as the dev set's scorer does (maximum matching on aliases). */
+export function scoreItem(item: DevItem, predictions: readonly string[]): Counts & { misses: string[]; extras: string[] } {
+  const goldSets = item.gold.map((entry) => new Set(entry.map(scorerKey).filter((alias) => alias !== '')));
+  const kept = predictions.map((raw) => ({ raw, value: scorerKey(raw) })).filter(({ value }) => value !== '');
+  const options = kept.map(({ value }) => goldSets.flatMap((aliases, index) => (aliases.has(value) ? [index] : [])));
+  const owner = new Array<number>(goldSets.length).fill(-1);
+  const assign = (prediction: number, visited: Set<number>): boolean => {
+    for (const gold of options[prediction] ?? []) {
+      if (visited.has(gold)) continue;
+      visited.add(gold);
+      const current = owner[gold] ?? -1;
+      if (current === -1 || assign(current, visited)) {
+        owner[gold] = prediction;
+        return true;
+      }
+    }
+    return false;
+  };
+  kept.forEach((_, index) => assign(index, new Set()));
+  const matched = new Set(owner.filter((index) => index !== -1));
+  return {
+    tp: matched.size,
+    fp: kept.length - matched.size,
+    fn: owner.filter((index) => index === -1).length,
+    misses: item.gold.filter((_, index) => owner[index] === -1).map((entry) => entry[0] ?? ''),
+    extras: kept.filter((_, index) => !matched.has(index)).map(({ raw }) => raw),
+  };
+}
+
+export function toScores(counts: Counts): Scores {
+  const precision = counts.tp + counts.fp === 0 ? 0 : counts.tp / (counts.tp + counts.fp);
+  const recall = counts.tp + counts.fn === 0 ? 1 : counts.tp / (counts.tp + counts.fn);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { ...counts, precision, recall, f1 };
+}
+
+const scoredCache = new WeakMap<DevItem, ReturnType<typeof scoreCandidates>>();
+
+/** An item's candidates and features, computed once per item object. */
+function scoredOnce(item: DevItem): ReturnType<typeof scoreCandidates> {
+  let scored = scoredCache.get(item);
+  if (scored === undefined) {
+    scored = scoreCandidates(item.answer, item.brand);
+    scoredCache.set(item, scored);
+  }
+  return scored;
+}
+
+interface Row {
+  features: Features;
+  label: 0 | 1;
+}
+
+/** Every candidate of the items, labelled 1 when it is one of the gold aliases. */
+export function trainingRows(items: readonly DevItem[]): Row[] {
+  const rows: Row[] = [];
+  for (const item of items) {
+    const aliases = new Set(item.gold.flat().map(scorerKey));
+    for (const { candidate, features } of scoredOnce(item)) {
+      rows.push({ features, label: aliases.has(scorerKey(candidate.surface)) ? 1 : 0 });
+    }
+  }
+  return rows;
+}
+
+/**
+ * L2-regularised logistic regression by Newton's method (iteratively reweighted least squares):
+ * it converges to the one optimum, so the same rows always give the same weights.
+ */
+export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_FIT): Record<string, number> {
+  const names = [...new Set(rows.flatMap((row) => [...row.features.keys()]))].sort();
+  const index = new Map(names.map((name, position) => [name, position]));
+  const size = names.length;
+  const data = rows.map((row) => ({
+    entries: [...row.features].map(([name, value]) => [index.get(name) ?? 0, value] as const),
+    label: row.label,
+  }));
+  const bias = index.get('bias');
+  const weights = new Float64Array(size);
+  for (let iteration = 0; iteration < options.iterations; iteration += 1) {
+    const gradient = new Float64Array(size);
+    const hessian = new Float64Array(size * size);
+    for (const row of data) {
+      let sum = 0;
+      for (const [feature, value] of row.entries) sum += (weights[feature] ?? 0) * value;
+      const p = 1 / (1 + Math.exp(-sum));
+      const error = p - row.label;
+      const curvature = Math.max(p * (1 - p), 1e-9);
+      for (const [a, va] of row.entries) {
+        gradient[a] = (gradient[a] ?? 0) + error * va;
+        for (const [b, vb] of row.entries) hessian[a * size + b] = (hessian[a * size + b] ?? 0) + curvature * va * vb;
+      }
+    }
+    for (let feature = 0; feature < size; feature += 1) {
+      const penalty = feature === bias ? 1e-6 : options.l2;
+      gradient[feature] = (gradient[feature] ?? 0) + penalty * (weights[feature] ?? 0);
+      hessian[feature * size + feature] = (hessian[feature * size + feature] ?? 0) + penalty;
+    }
+    const step = solveSymmetric(hessian, gradient, size);
+    let largest = 0;
+    for (let feature = 0; feature < size; feature += 1) {
+      weights[feature] = (weights[feature] ?? 0) - (step[feature] ?? 0);
+      largest = Math.max(largest, Math.abs(step[feature] ?? 0));
+    }
+    if (largest < 1e-7) break;
+  }
+  const out: Record<string, number> = {};
+  names.forEach((name, position) => {
+    const weight = Math.round((weights[position] ?? 0) * 1e4) / 1e4;
+    if (weight !== 0) out[name] = weight;
+  });
+  return out;
+}
+
+/** Solves A x = b for a symmetric positive definite A (Cholesky). */
+function solveSymmetric(matrix: Float64Array, vector: Float64Array, size: number): Float64Array {
+  const lower = new Float64Array(size * size);
+  for (let i = 0; i < size; i += 1) {
+    for (let j = 0; j <= i; j += 1) {
+      let sum = matrix[i * size + j] ?? 0;
+      for (let k = 0; k < j; k += 1) sum -= (lower[i * size + k] ?? 0) * (lower[j * size + k] ?? 0);
+      lower[i * size + j] = i === j ? Math.sqrt(Math.max(sum, 1e-12)) : sum / (lower[j * size + j] ?? 1);
+    }
+  }
+  const y = new Float64Array(size);
+  for (let i = 0; i < size; i += 1) {
+    let sum = vector[i] ?? 0;
+    for (let k = 0; k < i; k += 1) sum -= (lower[i * size + k] ?? 0) * (y[k] ?? 0);
+    y[i] = sum / (lower[i * size + i] ?? 1);
+  }
+  const x = new Float64Array(size);
+  for (let i = size - 1; i >= 0; i -= 1) {
+    let sum = y[i] ?? 0;
+    for (let k = i + 1; k < size; k += 1) sum -= (lower[k * size + i] ?? 0) * (x[k] ?? 0);
+    x[i] = sum / (lower[i * size + i] ?? 1);
+  }
+  return x;
+}
+
+/** Runs the whole extractor with the given model over items and adds up the scorer's counts. */
+export function evaluate(items: readonly DevItem[], model: ModelWeights): Counts {
+  const total: Counts = { tp: 0, fp: 0, fn: 0 };
+  for (const item of items) {
+    const options = item.brand === undefined ? { model } : { model, brand: item.brand };
+    const result = scoreItem(item, decide(item.answer, scoredOnce(item), options).brands);
+    total.tp += result.tp;
+    total.fp += result.fp;
+    total.fn += result.fn;
+  }
+  return total;
+}
+
+/**
+ * The answer as it reads when copied from a web page: markdown rendered away and line breaks lost.
+ * Training also on these copies teaches the model what running text alone says.
+ */
+export function flattenAnswer(answer: string): string {
+  return answer
+    .replace(/\*\*|__|`/gu, '')
+    .replace(/^#{1,6}\s*/gmu, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/gu, '$1')
+    .replace(/^\s*[-*+]\s+/gmu, '')
+    .replace(/\|/gu, ' ')
+    .replace(/^[\s:-]+$/gmu, '')
+    .replace(/\s*\n+\s*/gu, ' ')
+    .trim();
+}
+
+const flatCache = new WeakMap<DevItem, DevItem>();
+
+/** The item with its answer flattened (cached, so its candidates are scored once too). */
+export function flattenedItem(item: DevItem): DevItem {
+  let flat = flatCache.get(item);
+  if (flat === undefined) {
+    flat = { ...item, id: `${item.id}-flat`, answer: flattenAnswer(item.answer) };
+    flatCache.set(item, flat);
+  }
+  return flat;
+}
+
+/** Fits weights on the items and their flattened copies, then picks the entry threshold with the best F1 on the items. */
+export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAULT_FIT): ModelWeights {
+  const weights = fitLogistic(trainingRows([...items, ...items.map(flattenedItem)]), options);
+  let best: ModelWeights = { weights, threshold: 0.5, joinThreshold: 0.5 - JOIN_GAP };
+  let bestF1 = -1;
+  for (const threshold of THRESHOLDS) {
+    const model = { weights, threshold, joinThreshold: Math.round((threshold - JOIN_GAP) * 100) / 100 };
+    const { f1 } = toScores(evaluate(items, model));
+    if (f1 > bestF1 + 1e-9) {
+      bestF1 = f1;
+      best = model;
+    }
+  }
+  return best;
+}
+
+/** Deterministic folds: item i goes to fold i mod k (the dev set is not ordered by difficulty). */
+export function folds<T>(items: readonly T[], k: number): T[][] {
+  const out: T[][] = Array.from({ length: k }, () => []);
+  items.forEach((item, index) => out[index % k]?.push(item));
+  return out;
+}
+
+/** k-fold cross-validation: each fold is scored by a model fitted on the other folds only. */
+export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT): Scores & { perFold: Scores[]; flattened: Scores } {
+  const parts = folds(items, k);
+  const total: Counts = { tp: 0, fp: 0, fn: 0 };
+  const flatTotal: Counts = { tp: 0, fp: 0, fn: 0 };
+  const perFold: Scores[] = [];
+  parts.forEach((held, foldIndex) => {
+    const training = parts.flatMap((part, index) => (index === foldIndex ? [] : part));
+    const model = fitModel(training, options);
+    const counts = evaluate(held, model);
+    const flat = evaluate(held.map(flattenedItem), model);
+    flatTotal.tp += flat.tp;
+    flatTotal.fp += flat.fp;
+    flatTotal.fn += flat.fn;
+    perFold.push(toScores(counts));
+    total.tp += counts.tp;
+    total.fp += counts.fp;
+    total.fn += counts.fn;
+  });
+  return { ...toScores(total), perFold, flattened: toScores(flatTotal) };
+}

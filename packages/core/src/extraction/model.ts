@@ -1,0 +1,43 @@
+// The scored model that decides which candidates are brands: logistic regression over named
+// features, with weights fitted on the dev set (scripts/extraction/fit.ts) and committed as data.
+
+import { readFileSync } from 'node:fs';
+import { EXTRACTION_DATA_DIR } from './knowledge.js';
+import type { Features } from './features.js';
+
+export interface ModelWeights {
+  /** Feature name → weight; a feature missing here weighs 0. */
+  weights: Record<string, number>;
+  /** A candidate with probability at or above this makes an entry. */
+  threshold: number;
+  /** A candidate at or above this (but under `threshold`) may only join an entry others made. */
+  joinThreshold: number;
+  fit?: Record<string, unknown>;
+}
+
+let loaded: ModelWeights | undefined;
+
+/** The committed weights (packages/core/data/extraction/weights.json). */
+export function committedWeights(): ModelWeights {
+  loaded ??= JSON.parse(readFileSync(`${EXTRACTION_DATA_DIR}weights.json`, 'utf8')) as ModelWeights;
+  return loaded;
+}
+
+export function sigmoid(value: number): number {
+  return 1 / (1 + Math.exp(-value));
+}
+
+/** The model's score for a candidate (log-odds). */
+export function logit(features: Features, weights: Readonly<Record<string, number>>): number {
+  let sum = 0;
+  for (const [name, value] of features) sum += (weights[name] ?? 0) * value;
+  return sum;
+}
+
+/** The features that pushed a decision most, strongest first: [name, contribution]. */
+export function contributions(features: Features, weights: Readonly<Record<string, number>>): Array<[string, number]> {
+  return [...features]
+    .map(([name, value]): [string, number] => [name, (weights[name] ?? 0) * value])
+    .filter(([, contribution]) => contribution !== 0)
+    .sort((left, right) => Math.abs(right[1]) - Math.abs(left[1]));
+}

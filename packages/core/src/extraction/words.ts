@@ -1,0 +1,35 @@
+// Word classes the brand matcher asks about, from the extractor's knowledge files.
+
+import { fold, knowledge } from './knowledge.js';
+
+function bare(word: string): string {
+  return fold(word).replace(/['’]s$/u, '');
+}
+
+/** Articles, pronouns, conjunctions and other grammar words (en, es, pt, fr, de). */
+export function isFunctionWord(word: string): boolean {
+  return knowledge().lists.functionWords.has(bare(word));
+}
+
+/** A word of everyday English or Spanish (10,000 commonest, our everyday list, label, calendar and grammar words), so a brand spelt like it ("Notion", "Square") needs evidence of use as a name. */
+export function isCommonWord(word: string): boolean {
+  const key = bare(word);
+  const k = knowledge();
+  if (k.lists.functionWords.has(key) || k.lists.labelWords.has(key) || k.lists.everydayWords.has(key) || k.lists.calendarWords.has(key)) return true;
+  return k.everydayEnglishSpanish.has(key) || k.everydayEnglishSpanish.has(key.replace(/e?s$/u, ''));
+}
+
+/** Days and months. */
+export function isCalendarWord(word: string): boolean {
+  return knowledge().lists.calendarWords.has(bare(word));
+}
+
+/** Verbs that follow a sentence's subject: "Etsy is", "Step offers". */
+export function isSubjectVerb(word: string): boolean {
+  return knowledge().lists.subjectVerbs.has(fold(word));
+}
+
+/** Words that, written right after a brand, close a maker + plan alias ("Acme Pro", "Globex One"). */
+export function isPlanSuffix(word: string): boolean {
+  return knowledge().lists.planSuffixes.has(fold(word));
+}
