@@ -71,8 +71,10 @@ export function readBlocks(answer: string): TextBlock[] {
   const tree = parser.parse(answer) as Root;
   const blocks: TextBlock[] = [];
   let section = '';
-  const push = (block: Omit<TextBlock, 'order' | 'section'>): void => {
-    blocks.push({ ...block, section, order: blocks.length });
+  // Open headings by depth: a heading's own section is the nearest heading above it of a higher level.
+  const headings: Array<{ depth: number; text: string }> = [];
+  const push = (block: Omit<TextBlock, 'order' | 'section'>, own?: string): void => {
+    blocks.push({ ...block, section: own ?? section, order: blocks.length });
   };
 
   const visitChildren = (nodes: readonly RootContent[], list?: ListPlace): void => {
@@ -80,7 +82,10 @@ export function readBlocks(answer: string): TextBlock[] {
     for (const node of nodes) {
       if (node.type === 'heading') {
         const block = phrasingBlock('heading', (node as Heading).children);
-        push({ ...block, depth: (node as Heading).depth });
+        const depth = (node as Heading).depth;
+        while ((headings.at(-1)?.depth ?? 0) >= depth) headings.pop();
+        push({ ...block, depth }, headings.at(-1)?.text ?? '');
+        headings.push({ depth, text: block.text });
         section = block.text;
       } else if (node.type === 'paragraph') {
         const block = phrasingBlock('paragraph', (node as Paragraph).children);

@@ -4,6 +4,7 @@
 // model (features.ts, model.ts) decides.
 
 import type { InlineSpan, TextBlock } from './answer-blocks.js';
+import { knowledge } from './knowledge.js';
 
 export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
 
@@ -47,7 +48,8 @@ export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
     const covered: Array<[number, number]> = [];
     const take = (slot: Slot, from: number, to: number, formatted: boolean, plainHead: boolean, url?: string): void => {
       covered.push([from, to]);
-      for (const part of nameParts(block.text, from, to)) {
+      // a link's text is one name ("Car and Driver"); other slots may list several
+      for (const part of nameParts(block.text, from, to, url === undefined)) {
         out.push(candidate(block, slot, part, formatted, plainHead, url));
       }
     };
@@ -141,7 +143,7 @@ interface Part {
 }
 
 /** Cuts a slot's text into the names it may hold: numbering, emoji and taglines dropped. */
-export function nameParts(text: string, from: number, to: number): Part[] {
+export function nameParts(text: string, from: number, to: number, mayList = true): Part[] {
   const trimmed = trimRange(text, from, to);
   if (trimmed === null) return [];
   const [start, end] = trimmed;
@@ -150,20 +152,20 @@ export function nameParts(text: string, from: number, to: number): Part[] {
   const label = LABEL_COLON.exec(slice);
   if (label?.[1] !== undefined && label[2] !== undefined) {
     const head = label[1];
-    parts.push(...headParts(text, start, start + head.length, 'before_separator'));
+    parts.push(...headParts(text, start, start + head.length, 'before_separator', mayList));
     const tailStart = start + slice.indexOf(label[2], head.length);
-    parts.push(...headParts(text, tailStart, end, 'after_label'));
+    parts.push(...headParts(text, tailStart, end, 'after_label', mayList));
     return parts;
   }
   const separator = SEPARATOR.exec(slice);
   if (separator !== null && separator.index > 0) {
-    parts.push(...headParts(text, start, start + separator.index, 'before_separator'));
+    parts.push(...headParts(text, start, start + separator.index, 'before_separator', mayList));
     return parts;
   }
-  return headParts(text, start, end, 'whole');
+  return headParts(text, start, end, 'whole', mayList);
 }
 
-function headParts(text: string, from: number, to: number, cut: Cut): Part[] {
+function headParts(text: string, from: number, to: number, cut: Cut, mayList: boolean): Part[] {
   let end = to;
   const inner = text.slice(from, end);
   const separator = SEPARATOR.exec(inner);
@@ -175,7 +177,7 @@ function headParts(text: string, from: number, to: number, cut: Cut): Part[] {
   if (trimmed === null) return [];
   const [start, stop] = trimmed;
   const slice = text.slice(start, stop);
-  const pieces = splitList(slice);
+  const pieces = mayList ? splitList(slice) : [{ text: slice, offset: 0 }];
   if (pieces.length > 1) {
     return pieces.flatMap((piece) => {
       const range = trimRange(text, start + piece.offset, start + piece.offset + piece.text.length);
@@ -231,6 +233,9 @@ const LEADING_DROPS = new Set([
   'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'und', 'oder', 'mit', 'für', 'im', 'o', 'os', 'as', 'um', 'uma', 'e', 'com', 'em', 'no', 'na', 'nos', 'nas',
 ]);
 
+/** Titles before a person's name ("Chef", "Founder", "Dr."): not part of any name, and a cue for the model. */
+const PERSON_TITLES = new Set(['founder', 'co-founder', 'cofounder', 'ceo', 'chef', 'dr', 'doctor', 'professor', 'prof', 'mr', 'mrs', 'ms', 'author', 'writer', 'host', 'president', 'senator', 'governor', 'mayor', 'coach', 'fundador', 'fundadora', 'chefe', 'docteur', 'herr', 'frau']);
+
 interface Token {
   text: string;
   start: number;
@@ -264,6 +269,7 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     tokens.push({ text: code ? '\u0000' : match[0], start, end });
   }
   const out: Candidate[] = [];
+  const imperatives = knowledge().lists.imperatives;
   let index = 0;
   while (index < tokens.length) {
     const first = tokens[index];
@@ -304,7 +310,8 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     const dropped: string[] = [];
     // leading function words ("The", "Its", "Try") are dropped where capitals are automatic
     const opensSentence = atSentenceStart(text, first.start);
-    while (run.length > 1 && (opensSentence || (run[0]?.text ?? '') !== (run[0]?.text ?? '').toLowerCase()) && LEADING_DROPS.has((run[0]?.text ?? '').toLowerCase()) && (opensSentence || !/^(?:la|le|el|les|los|las|the)$/iu.test(run[0]?.text ?? ''))) dropped.push(run.shift()?.text ?? '');
+    while (run.length > 1 && PERSON_TITLES.has((run[0]?.text ?? '').toLowerCase().replace(/\.$/u, ''))) dropped.push(run.shift()?.text ?? '');
+    while (run.length > 1 && (opensSentence || (run[0]?.text ?? '') !== (run[0]?.text ?? '').toLowerCase()) && (LEADING_DROPS.has((run[0]?.text ?? '').toLowerCase()) || (opensSentence && imperatives.has((run[0]?.text ?? '').toLowerCase()))) && (opensSentence || !/^(?:la|le|el|les|los|las|the)$/iu.test(run[0]?.text ?? ''))) dropped.push(run.shift()?.text ?? '');
     if (run.length > MAX_NAME_WORDS) continue;
     const head = run[0];
     const tail = run.at(-1);

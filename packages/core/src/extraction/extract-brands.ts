@@ -21,6 +21,11 @@ export interface ExtractBrandsOptions {
   model?: ModelWeights;
   /** Keep the features that drove each decision (for --explain); off on the measurement path. */
   explain?: boolean;
+  /**
+   * The question asked for brand names ("list the top brands"), so a capitalised name is more
+   * likely one than in an answer at large: the model's odds are multiplied by NAMES_EXPECTED_ODDS.
+   */
+  namesExpected?: boolean;
 }
 
 const matchers = new Map<string, ReturnType<typeof createBrandMatcher>>();
@@ -35,6 +40,9 @@ function matcherFor(hint: string): ReturnType<typeof createBrandMatcher> {
   }
   return matcher;
 }
+
+/** How much likelier a candidate is to be a brand when the question asked for brand names (prior odds ratio). */
+export const NAMES_EXPECTED_ODDS = 4.5;
 
 /** One candidate with the model's verdict, for `extract-brands --explain`. */
 export interface CandidateDecision {
@@ -77,7 +85,7 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
   const decisions: CandidateDecision[] = [];
   const mentions: Mention[] = [];
   for (const { candidate, features } of scored) {
-    const probability = sigmoid(logit(features, model.weights));
+    const probability = sigmoid(logit(features, model.weights) + (options.namesExpected === true ? Math.log(NAMES_EXPECTED_ODDS) : 0));
     const decision = probability >= model.threshold ? 'entry' : probability >= model.joinThreshold ? 'join' : 'dropped';
     decisions.push({
       surface: candidate.surface,

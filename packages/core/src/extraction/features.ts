@@ -169,9 +169,12 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
 
   // knowledge: our lists
   const inList = (name: keyof Knowledge['lists']): boolean => k.lists[name].has(whole) || k.lists[name].has(key);
-  for (const name of ['platforms', 'integrationPlatforms', 'stores', 'parentCompanies', 'reviewSources', 'techTerms', 'placeWords', 'calendarWords'] as const) {
+  for (const name of ['platforms', 'stores', 'parentCompanies', 'reviewSources', 'techTerms', 'placeWords', 'calendarWords'] as const) {
     if (inList(name)) set(`list:${name}`);
   }
+  // Apps that others integrate with (Slack, Shopify, HubSpot) are products in their own answers:
+  // only the context of an integration makes them context.
+  const integration = inList('integrationPlatforms');
   if (words.length > 1 && folded.some((word) => k.lists.techTerms.has(word))) set('list:tech_word');
   if (words.length > 1 && (k.lists.stores.has(firstWord) || k.lists.platforms.has(firstWord))) set('list:platform_first_word');
   const labelish = folded.filter((word) => k.lists.labelWords.has(word) || k.lists.functionWords.has(word) || /^\p{N}+$/u.test(word));
@@ -197,9 +200,13 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   // context around it
   const before = wordsBefore(candidate, 3);
   const after = wordsAfter(candidate, 2);
+  // The words before the first name of an enumeration stand before all of it: "such as A, B and C",
+  // "in Shibuya, Ginza or Asakusa".
+  const heads = [before, ...enumerationHeads(candidate, context)];
   for (const cue of CUE_LISTS) {
-    if (endsWithCue(before, k.cues[cue])) set(`before:${cue}`);
+    if (heads.some((words) => endsWithCue(words, k.cues[cue]))) set(`before:${cue}`);
   }
+  if (integration && f.has('before:platform')) set('integration_in_context');
   if (before.length === 0) set('before:nothing');
   if (k.lists.personTitles.has(before.at(-1) ?? '')) set('before:person_title');
   if (before.at(-1) === 'the') set('before:the');
@@ -220,7 +227,9 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   // structure
   const section = fold(candidate.block.section);
   if (section !== '' && containsAny(section, k.lists.adviceSectionWords)) set('section:advice');
-  if (section !== '' && containsAny(section, k.lists.sourceSectionWords)) set('section:sources');
+  // a "Sources:" line is a sources section of its own
+  const sourcesLine = /^\W*\p{L}+\s*:/u.test(candidate.block.text) && containsAny(fold(candidate.block.text.slice(0, 14)), k.lists.sourceSectionWords);
+  if (sourcesLine || (section !== '' && containsAny(section, k.lists.sourceSectionWords))) set('section:sources');
   if (/^\s*(?:\[\d+\]|\d+\.)?\s*\S*https?:\/\//u.test(candidate.block.text) || /\[\d+\]/u.test(candidate.block.text.slice(candidate.to, candidate.to + 6))) {
     set('citation_nearby');
   }
@@ -294,6 +303,8 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
     if (!structural && candidate.sentenceStart && f.has('after:verb')) set('prose:unknown_subject');
   }
   if (SUPERLATIVES.has(firstWord)) set('shape:superlative_first');
+  else if (/^\p{L}{3,}est$/u.test(firstWord) && (k.commonRank.has(firstWord.slice(0, -3)) || k.commonRank.has(firstWord.slice(0, -2)) || k.commonRank.has(`${firstWord.slice(0, -4)}y`))) set('shape:superlative_first');
+
 
   // Every feature also counts separately for name slots and running text, where the same clue
   // means different things (a capital proves little in a heading, much mid-sentence).
@@ -345,6 +356,23 @@ function wordsAfter(candidate: Candidate, count: number): string[] {
   const text = candidate.block.text.slice(candidate.to, candidate.to + 40);
   if (/^[^\p{L}\p{N}\s]/u.test(text) && !/^['’]s/u.test(text)) return [];
   return (text.match(WORD) ?? []).slice(0, count).map(fold);
+}
+
+/** The words before each earlier name of the enumeration the candidate closes ("such as A, B and C"). */
+function enumerationHeads(candidate: Candidate, context: AnswerContext): string[][] {
+  const neighbours = context.byBlock.get(candidate.block) ?? [];
+  const heads: string[][] = [];
+  let position = neighbours.indexOf(candidate);
+  while (position > 0 && heads.length < 8) {
+    const previous = neighbours[position - 1];
+    const current = neighbours[position];
+    if (previous === undefined || current === undefined) break;
+    if (!ENUMERATION_GAP.test(candidate.block.text.slice(previous.to, current.from))) break;
+    const text = candidate.block.text.slice(Math.max(0, previous.from - 40), previous.from);
+    heads.push((text.split(/[.!?;:\n]\s/u).at(-1)?.match(WORD) ?? []).slice(-3).map(fold));
+    position -= 1;
+  }
+  return heads;
 }
 
 function endsWithCue(before: readonly string[], cues: readonly string[][]): boolean {

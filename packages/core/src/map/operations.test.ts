@@ -45,7 +45,7 @@ async function expectMapError(promise: Promise<unknown>, code: string, status: n
 describe('startBuyerQuestionMap', () => {
   it('asks every question to every provider once, stores the grid and then answers it cached without calls', async () => {
     const openai = new ScriptedProvider('openai', 'demo-gpt');
-    const gemini = new ScriptedProvider('gemini', 'demo-gemini', () => fakeAnswer('Try HubSpot or Salesforce; both are solid.', 'gemini'));
+    const gemini = new ScriptedProvider('gemini', 'demo-gemini', () => fakeAnswer('Two solid picks:\n\n1. **HubSpot** – free to start.\n2. **Salesforce** – for larger teams.', 'gemini'));
     const dependencies = mapDependencies(store, [openai, gemini]);
     const auditId = insertAudit(store);
 

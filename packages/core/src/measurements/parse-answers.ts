@@ -177,7 +177,7 @@ const MAX_NAME_WORDS = 8;
  */
 export function parseBlindList(text: string, limit: number = BLIND_LIST_SIZE): string[] {
   const lines = text.replace(/\r\n?/gu, '\n').split('\n');
-  const candidates = listItems(lines) ?? tableCells(lines) ?? plainLines(lines) ?? extractBrands(text);
+  const candidates = listItems(lines) ?? tableCells(lines) ?? plainLines(lines) ?? extractBrands(text, { namesExpected: true });
   const names: string[] = [];
   const seen = new Set<string>();
   for (const candidate of candidates) {
