@@ -45,6 +45,9 @@ export interface TestRuns {
   close(): Promise<void>;
 }
 
+/** The report link the tool tests' servers make (the service signs its own; mcp-http.test.ts checks that one). */
+export const testReportUrl = (auditId: string): string => `http://visibility.test/report/${auditId}?key=test-key`;
+
 /** Starts the run core on a temporary DATA_DIR with the demo lineup. */
 export async function startTestRuns(): Promise<TestRuns> {
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-mcp-test-'));
@@ -86,7 +89,7 @@ export async function startTestRuns(): Promise<TestRuns> {
     },
     async connect(callerKey = '203.0.113.1') {
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-      await createMcpServer({ runs, callerKey, serverVersion: '0.0.0-test' }).connect(serverTransport);
+      await createMcpServer({ runs, callerKey, serverVersion: '0.0.0-test', reportUrl: testReportUrl }).connect(serverTransport);
       const client = new Client({ name: 'mcp-tool-test', version: '1.0.0' });
       await client.connect(clientTransport);
       clients.push(client);
