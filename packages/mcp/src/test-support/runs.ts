@@ -32,7 +32,10 @@ const SITE_HTML = `<!doctype html><html lang="en"><head><title>Pipedrive — the
 <body><h1>The CRM built for salespeople</h1><a href="/pricing">Pricing</a></body></html>`;
 
 /** The hosts the fixture site answers for (the crawler reaches them through the host map). */
-export const SITE_HOSTS = ['pipedrive.test', 'www.pipedrive.test', 'acme.test', 'beta.test', 'failing.test', 'limited.test'] as const;
+export const SITE_HOSTS = ['pipedrive.test', 'www.pipedrive.test', 'acme.test', 'beta.test', 'gamma.test', 'failing.test', 'limited.test'] as const;
+
+/** A host the crawler is sent to a closed loopback port for: a site that does not answer at all. */
+export const UNREACHABLE_HOST = 'down.test';
 
 export interface TestRuns {
   runs: VisibilityRunDependencies;
@@ -72,7 +75,7 @@ export async function startTestRuns(): Promise<TestRuns> {
     runRepository: store.mcpRunRepository,
     mailer: undefined,
     baseUrl: 'http://visibility.test',
-    crawlHostMap: new Map(SITE_HOSTS.map((host) => [host, site.origin])),
+    crawlHostMap: new Map([...SITE_HOSTS.map((host) => [host, site.origin] as const), [UNREACHABLE_HOST, 'http://127.0.0.1:1'] as const]),
     runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: 4 }),
     rateLimiter: createRateLimiter(store.rateLimitRepository, { policies: buildLimitPolicies(), now }),
     tracker: createVisibilityRunTracker(),
