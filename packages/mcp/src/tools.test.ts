@@ -59,7 +59,7 @@ describe('tools/list', () => {
     expect(start?.outputSchema?.required).toEqual(expect.arrayContaining(['runId', 'status', 'reused', 'caveats', 'pollAfterSeconds']));
     expect(get?.inputSchema.required).toEqual(['runId']);
     expect(get?.inputSchema.properties?.['waitSeconds']).toMatchObject({ type: 'integer', minimum: 0, maximum: 50 });
-    expect(get?.inputSchema.properties?.['waitSeconds']?.description).toMatch(/Default 45/);
+    expect((get?.inputSchema.properties?.['waitSeconds'] as { description?: string } | undefined)?.description).toMatch(/Default 45/);
     // get only reads this service's own store: not open world.
     expect(get?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(get?.outputSchema?.required).toEqual(expect.arrayContaining(['caveats']));

@@ -53,9 +53,10 @@ export interface McpRoutesOptions {
 
 /**
  * Streamable HTTP at /mcp (POST, GET for the server's SSE stream, DELETE to end a session), one
- * McpServer per session, created on initialize only. Every refusal here is a JSON-RPC error body, never
- * an ApiError: unknown session 404 (-32001), missing session 400, unreadable JSON 400 (-32700), a body
- * that is no JSON-RPC message 400 (-32600), a Host other than BASE_URL's or localhost's 403.
+ * McpServer per session, created on initialize only. Protocol refusals are JSON-RPC error bodies:
+ * unknown session 404 (-32001), missing session 400, unreadable JSON 400 (-32700), a body that is no
+ * JSON-RPC message 400 (-32600), a Host other than BASE_URL's or localhost's 403. The one capacity
+ * refusal, an initialize when no session can be freed, is an ApiError (429/503 with Retry-After).
  */
 export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {}): McpRoutes {
   const { config, runtime, logger } = context;
