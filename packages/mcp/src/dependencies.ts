@@ -6,6 +6,11 @@ export interface McpServerDependencies {
   runs: VisibilityRunDependencies;
   /** Whose per-caller limits a start counts against: the key of the address that opened the session. */
   callerKey: string;
+  /**
+   * The report's own public page for an audit (`{BASE_URL}/report/{auditId}?key=…`, the site's signed
+   * private link); the composition root holds the secret that signs it.
+   */
+  reportUrl(auditId: string): string;
   /** Reported as serverInfo.version. */
   serverVersion: string;
 }

@@ -15,9 +15,9 @@ export const MCP_SERVER_TITLE = 'AI Visibility';
 export const MCP_SERVER_INSTRUCTIONS = [
   'Measures whether AI assistants recommend a brand.',
   'Call start_visibility_check with the brand, its website and its category; it answers a runId at once.',
-  'Then call get_visibility_check with that runId and waitSeconds (up to 50) until status is done or failed; a check takes about a minute.',
-  'One free check per website domain every 30 days: a second start for the same domain returns the existing run.',
-  'When mode is "demo", the answers come from a simulator, not real AI models: say so.',
+  'Then call get_visibility_check with that runId: by default it waits up to 45 seconds for the result (reporting progress); call it again while status is not done or failed. A check takes about a minute.',
+  'One free check per website domain every 30 days: a second start for the same domain, brand and category returns the earlier measurement (reused: true, with when it was measured); another brand or category for that domain is refused until the quota renews.',
+  'Relay the caveats of a result to the user: when mode is "demo" the answers come from a simulator, not real AI models.',
 ].join(' ');
 
 /** A new MCP server with the two tools; one per session, as the SDK's streamable-HTTP examples do. */
@@ -27,6 +27,8 @@ export function createMcpServer(dependencies: McpServerDependencies): McpServer 
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_SERVER_INSTRUCTIONS },
   );
   for (const tool of VISIBILITY_TOOLS) registerVisibilityTool(server, dependencies, tool);
+  // McpServer turns listChanged on when the first tool is registered; this list never changes.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }
 

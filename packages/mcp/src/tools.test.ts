@@ -10,8 +10,8 @@ import {
   startVisibilityAudit,
   type BuyerQuestionMap,
 } from '@visibility/core';
-import { RunOutputSchema } from './tools/run-output.js';
-import { startTestRuns, type TestRuns } from './test-support/runs.js';
+import { DEMO_CAVEAT, RunOutputSchema } from './tools/run-output.js';
+import { startTestRuns, testReportUrl, UNREACHABLE_HOST, type TestRuns } from './test-support/runs.js';
 
 const PIPEDRIVE = { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' };
 
@@ -43,8 +43,10 @@ describe('tools/list', () => {
   });
   afterAll(async () => testRuns?.close());
 
-  it('lists the two tools with input and output schemas and honest annotations', async () => {
+  it('lists the two tools with input and output schemas and honest annotations, and advertises no list changes', async () => {
     const client = await testRuns.connect();
+    // The tool list never changes, so the server does not claim it might.
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check']);
     const [start, get] = tools;
@@ -54,10 +56,13 @@ describe('tools/list', () => {
     expect(start?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: true });
     expect(start?.description).toMatch(/about a minute/);
     expect(start?.description).toMatch(/30 days/);
-    expect(start?.outputSchema?.required).toEqual(expect.arrayContaining(['runId', 'status', 'reusedExistingRun', 'pollAfterSeconds']));
+    expect(start?.outputSchema?.required).toEqual(expect.arrayContaining(['runId', 'status', 'reused', 'caveats', 'pollAfterSeconds']));
     expect(get?.inputSchema.required).toEqual(['runId']);
     expect(get?.inputSchema.properties?.['waitSeconds']).toMatchObject({ type: 'integer', minimum: 0, maximum: 50 });
-    expect(get?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    expect((get?.inputSchema.properties?.['waitSeconds'] as { description?: string } | undefined)?.description).toMatch(/Default 45/);
+    // get only reads this service's own store: not open world.
+    expect(get?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(get?.outputSchema?.required).toEqual(expect.arrayContaining(['caveats']));
     expect(get?.outputSchema?.properties).toHaveProperty('buyerQuestionsWon');
   });
 });
@@ -75,12 +80,13 @@ describe('start_visibility_check and get_visibility_check', () => {
   it('answers a runId at once, measures in the background and reports the result from the map', async () => {
     const started = await call(client, 'start_visibility_check', PIPEDRIVE);
     const run = structured(started.result);
-    expect(run).toMatchObject({ status: 'auditing', reusedExistingRun: false, mode: 'demo', domain: 'pipedrive.test', website: 'https://pipedrive.test/' });
+    expect(run).toMatchObject({ status: 'auditing', reused: false, mode: 'demo', domain: 'pipedrive.test', website: 'https://pipedrive.test/', caveats: [DEMO_CAVEAT] });
+    expect(run).not.toHaveProperty('measuredAt');
     expect(run['pollAfterSeconds']).toBeGreaterThan(0);
     expect(started.progress.length).toBeGreaterThanOrEqual(1);
     expect(started.progress[0]).toMatchObject({ total: 100 });
     expect(textOf(started.result)).toContain(run['runId']);
-    expect(textOf(started.result)).toContain('DEMO MODE');
+    expect(textOf(started.result)).toContain(DEMO_CAVEAT);
 
     const got = await call(client, 'get_visibility_check', { runId: run['runId'], waitSeconds: 50 });
     const done = RunOutputSchema.parse(structured(got.result));
@@ -109,11 +115,15 @@ describe('start_visibility_check and get_visibility_check', () => {
     expect(done.competitorsNamedInstead?.map((competitor) => competitor.name)).toEqual(
       map.summary.topCompetitors.filter((competitor) => competitor.namedInstead > 0).slice(0, 8).map((competitor) => competitor.name),
     );
-    expect(done.reportUrl).toBe('http://visibility.test/account');
+    expect(done.reportUrl).toBe(testReportUrl(done.auditId ?? ''));
+    expect(done.measuredAt).toBe(done.finishedAt);
+    expect(done.caveats).toEqual([DEMO_CAVEAT]);
     expect(done.buyerQuestionMapUrl).toBe(`http://visibility.test/api/audit/${done.auditId}/fanout-map`);
 
     const text = textOf(got.result);
-    expect(text).toContain('DEMO MODE');
+    expect(text).toContain(`Note: ${DEMO_CAVEAT}`);
+    expect(text).toContain(`Full report (a private link: share it only with the user): ${done.reportUrl}`);
+    expect(text).toContain(`Measured on ${done.measuredAt}.`);
     expect(text).toContain(`Buyer questions won: ${done.buyerQuestionsWon} of ${done.buyerQuestionsTotal}`);
     expect(text).toContain(`Visibility score ${Math.round(done.verdict?.score ?? -1)}/100`);
     expect(text).toContain(`openai (${done.providersAnswered?.find((provider) => provider.provider === 'openai')?.model})`);
@@ -134,17 +144,27 @@ describe('start_visibility_check and get_visibility_check', () => {
     }
   });
 
-  it('without waitSeconds answers the current state at once, with no progress token needed', async () => {
+  it('start, then get once with defaults, answers the finished result: get waits 45 s by default', async () => {
+    const run = structured((await client.callTool({ name: 'start_visibility_check', arguments: { ...PIPEDRIVE, website: 'gamma.test' } })) as CallToolResult);
+    expect(run['status']).not.toBe('done');
+    const got = await call(client, 'get_visibility_check', { runId: run['runId'] });
+    const done = RunOutputSchema.parse(structured(got.result));
+    expect(done).toMatchObject({ status: 'done', pollAfterSeconds: 0, caveats: [DEMO_CAVEAT] });
+    expect(got.progress.at(-1)).toMatchObject({ progress: 100, total: 100 });
+    expect(textOf(got.result)).toMatch(/Visibility score \d+\/100/);
+  });
+
+  it('with waitSeconds 0 answers the current state at once, with no progress token needed', async () => {
     testRuns.simulator.setLatency(200);
     try {
       const run = structured((await client.callTool({ name: 'start_visibility_check', arguments: { ...PIPEDRIVE, website: 'beta.test' } })) as CallToolResult);
       const started = Date.now();
-      const polled = (await client.callTool({ name: 'get_visibility_check', arguments: { runId: run['runId'] } })) as CallToolResult;
+      const polled = (await client.callTool({ name: 'get_visibility_check', arguments: { runId: run['runId'], waitSeconds: 0 } })) as CallToolResult;
       expect(Date.now() - started).toBeLessThan(1_000);
       const state = structured(polled);
       expect(state).toMatchObject({ runId: run['runId'], status: 'auditing', pollAfterSeconds: 15 });
       expect(state['progress']).toMatchObject({ stage: expect.any(String), percent: expect.any(Number) });
-      expect(textOf(polled)).toMatch(/In progress .*waitSeconds/s);
+      expect(textOf(polled)).toMatch(/In progress .*it waits up to 45 seconds/s);
       await call(client, 'get_visibility_check', { runId: run['runId'], waitSeconds: 50 });
     } finally {
       testRuns.simulator.setLatency(0);
@@ -156,12 +176,16 @@ describe('start_visibility_check and get_visibility_check', () => {
     simulator.injectFaults([{ kind: 'server_error', provider: 'gemini', status: 500, times: 10_000 }]);
     try {
       const run = structured((await call(client, 'start_visibility_check', { brand: 'Pipedrive', website: 'limited.test', category: 'sales CRM' })).result);
-      const done = RunOutputSchema.parse(structured((await call(client, 'get_visibility_check', { runId: run['runId'], waitSeconds: 50 })).result));
+      const got = await call(client, 'get_visibility_check', { runId: run['runId'], waitSeconds: 50 });
+      const done = RunOutputSchema.parse(structured(got.result));
       expect(done.status).toBe('done');
       expect(done.providersAnswered?.map((provider) => provider.provider).sort()).toEqual(['anthropic', 'openai']);
       expect(done.providersFailed).toEqual([{ provider: 'gemini', reason: expect.any(String) }]);
       expect(done.buyerQuestions?.every((question) => question.failedProviders.includes('gemini') && !question.namedBy.includes('gemini'))).toBe(true);
       expect(done.buyerQuestionsTotal).toBe(done.buyerQuestionsAsked);
+      // Said in a sentence an assistant will repeat, not only as a field.
+      expect(done.caveats).toContainEqual(expect.stringMatching(/^Only 2 of 3 AI providers answered; gemini \(.+\) did not/));
+      expect(textOf(got.result)).toMatch(/Note: Only 2 of 3 AI providers answered/);
     } finally {
       simulator.clearFaults();
     }
@@ -177,28 +201,64 @@ describe('the 30-day quota', () => {
   });
   afterAll(async () => testRuns?.close());
 
-  it('returns the existing run for the same domain, however it is spelled, without measuring or counting again', async () => {
-    const first = structured((await call(client, 'start_visibility_check', PIPEDRIVE)).result);
-    await call(client, 'get_visibility_check', { runId: first['runId'], waitSeconds: 50 });
+  it('returns the earlier measurement for the same domain, brand and category, however spelled, and says so without measuring or counting again', async () => {
+    const first = structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, email: 'owner@pipedrive.test' })).result);
+    const finished = structured((await call(client, 'get_visibility_check', { runId: first['runId'], waitSeconds: 50 })).result);
     const requestsBefore = testRuns.simulator.requests().length;
     const slotsBefore = testRuns.runs.rateLimiter.peek('startVisibilityAudit', '198.51.100.21');
 
     const other = await testRuns.connect('198.51.100.21');
-    const again = await call(other, 'start_visibility_check', { brand: 'Pipedrive CRM', website: 'https://WWW.Pipedrive.test/pricing', category: 'sales software' });
+    const again = await call(other, 'start_visibility_check', {
+      brand: ' pipedrive ',
+      website: 'https://WWW.Pipedrive.test/pricing',
+      category: 'CRM  Software',
+      email: 'someone-else@example.com',
+    });
     const reused = structured(again.result);
-    expect(reused).toMatchObject({ runId: first['runId'], reusedExistingRun: true, status: 'done', pollAfterSeconds: 0, brand: 'Pipedrive' });
-    expect(textOf(again.result)).toMatch(/already checked .* nothing new was measured/);
+    expect(reused).toMatchObject({
+      runId: first['runId'],
+      reused: true,
+      status: 'done',
+      pollAfterSeconds: 0,
+      brand: 'Pipedrive',
+      category: 'CRM software',
+      measuredAt: finished['finishedAt'],
+    });
+    expect(reused['caveats']).toContainEqual(expect.stringMatching(new RegExp(`^This is an earlier measurement of pipedrive\\.test for Pipedrive in "CRM software", made on ${finished['finishedAt']}, reused .* nothing new was measured\\.$`)));
+    expect(reused['caveats']).toContainEqual(expect.stringMatching(/^The email given was not used/));
+    expect(textOf(again.result)).toMatch(/^Reused: pipedrive\.test was already checked for Pipedrive/);
+    // Nothing of the first caller's private data reaches the second: not the email, in any answer.
+    const got = await call(other, 'get_visibility_check', { runId: first['runId'] });
+    for (const answer of [again.result, got.result]) expect(JSON.stringify(answer)).not.toContain('owner@pipedrive.test');
     expect(again.progress.at(-1)).toMatchObject({ progress: 100 });
     expect(testRuns.simulator.requests()).toHaveLength(requestsBefore);
     expect(testRuns.runs.rateLimiter.peek('startVisibilityAudit', '198.51.100.21')).toMatchObject({ remaining: slotsBefore.allowed ? slotsBefore.remaining : -1 });
 
     testRuns.advanceDays(29);
-    expect(structured((await call(client, 'start_visibility_check', PIPEDRIVE)).result)).toMatchObject({ runId: first['runId'], reusedExistingRun: true });
+    expect(structured((await call(client, 'start_visibility_check', PIPEDRIVE)).result)).toMatchObject({ runId: first['runId'], reused: true });
     testRuns.advanceDays(1.01);
     const renewed = structured((await call(client, 'start_visibility_check', PIPEDRIVE)).result);
-    expect(renewed['reusedExistingRun']).toBe(false);
+    expect(renewed['reused']).toBe(false);
     expect(renewed['runId']).not.toBe(first['runId']);
     await call(client, 'get_visibility_check', { runId: renewed['runId'], waitSeconds: 50 });
+  });
+
+  it.each([
+    ['another brand', { brand: 'Pipedrive CRM' }],
+    ['another category', { category: 'sales software' }],
+  ])('refuses a start for the same domain with %s as domain_quota_used, saying what was measured and when it renews', async (_name, change) => {
+    const held = structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' })).result);
+    await call(client, 'get_visibility_check', { runId: held['runId'], waitSeconds: 50 });
+    const requestsBefore = testRuns.simulator.requests().length;
+    const before = runCount(testRuns);
+    const { result } = await call(client, 'start_visibility_check', { ...PIPEDRIVE, website: 'www.acme.test', ...change });
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toMatch(/^domain_quota_used: acme\.test already used its free check for the last 30 days: it was measured on \S+ for the brand "Pipedrive" in the category "CRM software"/);
+    expect(text).toContain(`runId ${held['runId']}`);
+    expect(text).toContain(held['quotaRenewsAt']);
+    expect(runCount(testRuns)).toBe(before);
+    expect(testRuns.simulator.requests()).toHaveLength(requestsBefore);
   });
 
   it('does not let a failed run hold the quota', async () => {
@@ -213,9 +273,50 @@ describe('the 30-day quota', () => {
     expect(textOf(failed.result)).toContain("does not use the domain's free measurement");
 
     const second = structured((await call(client, 'start_visibility_check', failing)).result);
-    expect(second['reusedExistingRun']).toBe(false);
+    expect(second['reused']).toBe(false);
     expect(second['runId']).not.toBe(first['runId']);
     await call(client, 'get_visibility_check', { runId: second['runId'], waitSeconds: 50 });
+  });
+});
+
+describe('the spend guard', () => {
+  let testRuns: TestRuns;
+  let client: Client;
+  beforeAll(async () => {
+    testRuns = await startTestRuns();
+    client = await testRuns.connect('198.51.100.30');
+  });
+  afterAll(async () => testRuns?.close());
+
+  it.each([
+    ['does not answer (connection refused)', { website: UNREACHABLE_HOST }, undefined],
+    ['does not resolve', { website: 'no-such-brand-site.com' }, 'no-such-brand-site.com'],
+  ])('fails a run whose website %s as site_unreachable before any provider is asked', async (_name, change, unresolvable) => {
+    if (unresolvable !== undefined) {
+      // The system resolver answering ENOTFOUND, as it does for a name with no DNS record.
+      testRuns.runs.crawl = (website, options) =>
+        crawlSite(website, {
+          ...options,
+          lookup: async (hostname) => {
+            throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+          },
+        });
+    }
+    try {
+      const requestsBefore = testRuns.simulator.requests().length;
+      const run = structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, ...change })).result);
+      const got = await call(client, 'get_visibility_check', { runId: run['runId'] });
+      const failed = RunOutputSchema.parse(structured(got.result));
+      expect(failed).toMatchObject({ status: 'failed', error: { code: 'site_unreachable' } });
+      expect(failed.error?.message).toMatch(/could not be reached .*No AI provider was asked and nothing was spent/);
+      expect(failed.caveats).toContain(`The website ${failed.website} could not be reached, so nothing was measured and no AI provider was asked.`);
+      expect(textOf(got.result)).toMatch(/failed \(site_unreachable\): The website https:\/\/.+ could not be reached/);
+      expect(testRuns.simulator.requests()).toHaveLength(requestsBefore);
+      // A failed run does not hold the quota.
+      expect(testRuns.store.mcpRunRepository.findQuotaRun(failed.domain, 'demo', new Date(0).toISOString())).toBeUndefined();
+    } finally {
+      delete testRuns.runs.crawl;
+    }
   });
 });
 
@@ -276,7 +377,7 @@ describe('errors a model can act on', () => {
     const first = structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' })).result);
     expect(structured((await call(limited, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' })).result)).toMatchObject({
       runId: first['runId'],
-      reusedExistingRun: true,
+      reused: true,
     });
     await call(client, 'get_visibility_check', { runId: first['runId'], waitSeconds: 50 });
   });
@@ -320,6 +421,6 @@ describe('after a restart', () => {
     expect(finished).toMatchObject({ status: 'done', auditId: audit.id });
     expect(finished['buyerQuestionsAsked']).toBe(audit.productFanout?.questions.length);
     // Failed runs do not hold the quota: the domain can be measured again at once.
-    expect(structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' })).result)['reusedExistingRun']).toBe(false);
+    expect(structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' })).result)['reused']).toBe(false);
   });
 });

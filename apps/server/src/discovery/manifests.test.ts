@@ -85,7 +85,7 @@ describe('describeTool', () => {
 describe('the tools /mcp serves', () => {
   it('are described in the manifests exactly as createMcpServer lists them, under the name it reports', async () => {
     // tools/list and initialize never reach the run core, so an empty stand-in is enough here.
-    const server = createMcpServer({ runs: {} as McpServerDependencies['runs'], callerKey: 'manifest-test', serverVersion: SERVICE_VERSION });
+    const server = createMcpServer({ runs: {} as McpServerDependencies['runs'], callerKey: 'manifest-test', serverVersion: SERVICE_VERSION, reportUrl: (auditId) => auditId });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'manifest-test', version: '0.0.0' });
@@ -144,7 +144,7 @@ describe('/.well-known/mcp.json (SEP-1649 discovery manifest)', () => {
       serverInfo: { name: 'ai-visibility', title: 'AI Visibility', version: '1.2.3' },
       documentationUrl: 'https://aivisibility.example/developers',
       transport: { type: 'streamable-http', endpoint: 'https://aivisibility.example/mcp' },
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: false } },
       authentication: { required: false, schemes: [] },
       resources: [],
       prompts: [],
@@ -176,7 +176,7 @@ describe('/.well-known/mcp/server-card.json (SEP-2127 Server Card, v1 draft)', (
     expect(buildServerCard(input())).toMatchObject({
       serverInfo: { name: 'ai-visibility', version: '1.2.3' },
       transport: { type: 'streamable-http', endpoint: 'https://aivisibility.example/mcp' },
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: false } },
       authentication: { required: false },
       tools: SAMPLE_TOOLS,
     });

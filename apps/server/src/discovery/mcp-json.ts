@@ -22,7 +22,7 @@ export function buildMcpJson(input: ManifestInput): Record<string, unknown> {
     description: LONG_DESCRIPTION,
     documentationUrl: `${input.baseUrl}/developers`,
     transport: { type: 'streamable-http', endpoint: mcpUrl(input.baseUrl) },
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: false } },
     authentication: { required: false, schemes: [] },
     ...(input.instructions === undefined ? {} : { instructions: input.instructions }),
     tools: input.tools.map((tool) => ({ ...tool })),

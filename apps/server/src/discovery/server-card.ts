@@ -25,7 +25,7 @@ export function buildServerCard(input: ManifestInput): Record<string, unknown> {
     remotes: [{ type: 'streamable-http', url: endpoint, supportedProtocolVersions: [...input.protocolVersions] }],
     serverInfo: { name: input.serverName, title: SERVER_TITLE, version: input.version },
     transport: { type: 'streamable-http', endpoint },
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: false } },
     authentication: { required: false, schemes: [] },
     tools: input.tools.map((tool) => ({ ...tool })),
   };

@@ -72,7 +72,7 @@ describe('the MCP Inspector CLI', () => {
     ]);
     expect(started.isError).not.toBe(true);
     const runId = started.structuredContent.runId as string;
-    expect(started.structuredContent).toMatchObject({ reusedExistingRun: false, mode: 'demo' });
+    expect(started.structuredContent).toMatchObject({ reused: false, mode: 'demo' });
 
     // The CLI sends every argument as a string, so it polls without waitSeconds, as pollAfterSeconds says.
     let state: any;

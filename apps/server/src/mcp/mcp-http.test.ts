@@ -74,7 +74,7 @@ describe('a session over streamable HTTP', () => {
     )) as CallToolResult;
     expect(started.isError, textOf(started)).not.toBe(true);
     const runId = (started.structuredContent as { runId: string }).runId;
-    expect(started.structuredContent).toMatchObject({ reusedExistingRun: false, status: 'auditing', mode: 'demo' });
+    expect(started.structuredContent).toMatchObject({ reused: false, status: 'auditing', mode: 'demo' });
     expect(startProgress.length).toBeGreaterThanOrEqual(1);
 
     const waitProgress: Progress[] = [];
@@ -83,13 +83,20 @@ describe('a session over streamable HTTP', () => {
       timeout: 70_000,
     })) as CallToolResult;
     const result = got.structuredContent as Record<string, any>;
-    expect(result).toMatchObject({ runId, status: 'done', mode: 'demo', reportUrl: 'http://visibility.test/account' });
+    expect(result).toMatchObject({ runId, status: 'done', mode: 'demo' });
+    // reportUrl is the report's own page, with the site's signed private key: it opens without signing in.
+    expect(result['reportUrl']).toMatch(new RegExp(`^http://visibility\\.test/report/${result['auditId']}\\?key=[A-Za-z0-9_-]{32}$`));
+    const report = await fetch(`${running.url}${new URL(result['reportUrl']).pathname}${new URL(result['reportUrl']).search}`);
+    expect(report.status).toBe(200);
+    expect(await report.text()).toContain('Pipedrive');
+    const unsigned = await fetch(`${running.url}${new URL(result['reportUrl']).pathname}?key=${'x'.repeat(32)}`);
+    expect(unsigned.status).toBe(404);
     expect(result['buyerQuestionsTotal']).toBeGreaterThan(0);
     expect(result['buyerQuestionsWon']).toBeLessThanOrEqual(result['buyerQuestionsTotal']);
     expect(result['providersAnswered']).toHaveLength(3);
     expect(waitProgress.length).toBeGreaterThan(3);
     expect(waitProgress.at(-1)).toMatchObject({ progress: 100, total: 100 });
-    expect(textOf(got)).toContain('DEMO MODE');
+    expect(textOf(got)).toContain('Note: These are demo answers from the built-in simulator, not from real AI models');
     expect(running.service.store.mcpRunRepository.getRun(runId)).toMatchObject({ status: 'done', domain: 'pipedrive.test' });
 
     // The same domain within 30 days, from another session: the same run, nothing measured again.
@@ -99,8 +106,8 @@ describe('a session over streamable HTTP', () => {
       name: 'start_visibility_check',
       arguments: { brand: 'Pipedrive', website: 'https://www.pipedrive.test/', category: 'CRM software' },
     })) as CallToolResult;
-    expect(again.structuredContent).toMatchObject({ runId, reusedExistingRun: true, status: 'done' });
-    expect(textOf(again)).toContain('reusedExistingRun: true');
+    expect(again.structuredContent).toMatchObject({ runId, reused: true, status: 'done', measuredAt: result['finishedAt'] });
+    expect(textOf(again)).toMatch(/^Reused: pipedrive\.test was already checked/);
     expect(running.service.simulator?.requests().length).toBe(requests);
   });
 
@@ -240,7 +247,7 @@ describe('after a restart', () => {
           name: 'start_visibility_check',
           arguments: { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' },
         })) as CallToolResult;
-        expect(again.structuredContent).toMatchObject({ reusedExistingRun: false });
+        expect(again.structuredContent).toMatchObject({ reused: false });
         expect((again.structuredContent as { runId: string }).runId).not.toBe(runId);
         await client.callTool({ name: 'get_visibility_check', arguments: { runId: (again.structuredContent as { runId: string }).runId, waitSeconds: 50 } }, undefined, {
           timeout: 70_000,
@@ -252,5 +259,61 @@ describe('after a restart', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sessions are shared fairly between callers', () => {
+  let capped: TestService;
+  let cappedUrl: string;
+  beforeAll(async () => {
+    // 60 sessions in all, the default 50 per caller; callers told apart by X-Forwarded-For.
+    capped = await startTestService({ MCP_MAX_SESSIONS: '60', TRUST_PROXY: 'true' });
+    cappedUrl = `${capped.url}/mcp`;
+  });
+  afterAll(async () => capped?.stop());
+
+  /** A raw initialize from one client address, as a client that never closes its sessions sends it. */
+  const initializeFrom = (caller: string) =>
+    rawRequest(cappedUrl, { headers: { ...POST_HEADERS, 'x-forwarded-for': caller }, body: initializeBody('2025-06-18') });
+  const listToolsIn = (sessionId: string, caller: string) =>
+    rawRequest(cappedUrl, {
+      headers: { ...POST_HEADERS, 'x-forwarded-for': caller, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
+    });
+
+  it("50 sessions one caller never closes do not lock out a second caller; the first caller's 51st replaces its own oldest", async () => {
+    const first: string[] = [];
+    for (let index = 0; index < 50; index += 1) {
+      const reply = await initializeFrom('198.51.100.7');
+      expect(reply.status).toBe(200);
+      first.push(String(reply.headers['mcp-session-id']));
+    }
+    // A second caller connects as Claude Desktop or an IDE would, and uses its session.
+    const client = new Client({ name: 'second-caller', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(cappedUrl), { requestInit: { headers: { 'x-forwarded-for': '203.0.113.8' } } }));
+    clients.push(client);
+    expect((await client.listTools()).tools).toHaveLength(2);
+
+    // The first caller at its cap: a new session opens, its least recently used one is closed.
+    const fiftyFirst = await initializeFrom('198.51.100.7');
+    expect(fiftyFirst.status).toBe(200);
+    expect((await listToolsIn(first[0] as string, '198.51.100.7')).status).toBe(404);
+    expect((await listToolsIn(first[1] as string, '198.51.100.7')).status).toBe(200);
+    expect(capped.logLines.some((line) => line.includes('MCP session evicted to make room'))).toBe(true);
+  });
+
+  it('when every slot is taken by sessions used within the minute, answers 503 sessions_full as an ApiError with a truthful Retry-After', async () => {
+    // 51 open now (50 + the second caller's); fill the other 9 from a third address.
+    for (let index = 0; index < 9; index += 1) expect((await initializeFrom('192.0.2.9')).status).toBe(200);
+    const refused = await initializeFrom('192.0.2.10');
+    expect(refused.status).toBe(503);
+    expect(refused.json).toEqual({ error: expect.stringContaining('60 sessions open'), code: 'sessions_full', hint: expect.any(String), docs: 'http://visibility.test/developers' });
+    // Every session was used within the last minute, so the first becomes evictable within 60 s.
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // A caller with idle sessions of its own still gets in: its own oldest makes the room.
+    expect((await initializeFrom('192.0.2.9')).status).toBe(200);
   });
 });

@@ -11,9 +11,11 @@ import {
   type VisibilityRunDependencies,
 } from '@visibility/core';
 import { createMcpServer } from '@visibility/mcp';
+import { ApiError, sendApiError } from '../http/api-error.js';
 import { declaresOversizeBody, jsonReader } from '../http/json-reader.js';
 import { callerKey } from '../rest/caller.js';
 import type { RouteContext } from '../route-context.js';
+import { reportKey } from '../site/report-access.js';
 import { SERVICE_VERSION } from '../version.js';
 import { answerInvalidParams } from './invalid-params.js';
 import { JSON_RPC_ERRORS, sendJsonRpcError } from './json-rpc-errors.js';
@@ -24,10 +26,7 @@ import { McpSessions, type McpSession } from './sessions.js';
 export const MCP_PATH = '/mcp';
 /** An MCP message is small (the tools' arguments are under 1 KB); anything far larger is refused unread. */
 export const MAX_MCP_BODY_BYTES = 64 * 1024;
-/** Sessions open at once before a new initialize is refused (503). */
-export const MAX_MCP_SESSIONS = 1_000;
-/** A session with no open request for this long is closed; its client initialises a new one (404 tells it to). */
-export const MCP_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Sweep for idle sessions this often (at most; a shorter idle time sweeps more often). */
 const SWEEP_INTERVAL_MS = 60 * 1000;
 const RESUME_RETRY_MS = 1_000;
 
@@ -41,7 +40,9 @@ export interface McpRoutes {
 }
 
 export interface McpRoutesOptions {
+  /** Defaults: MCP_MAX_SESSIONS, MCP_MAX_SESSIONS_PER_CALLER, MCP_SESSION_IDLE_SECONDS of the config. */
   maxSessions?: number;
+  maxSessionsPerCaller?: number;
   idleMs?: number;
   /**
    * The service's one buyer-question map runner (the REST map routes'), so an audit's map is never run
@@ -52,12 +53,16 @@ export interface McpRoutesOptions {
 
 /**
  * Streamable HTTP at /mcp (POST, GET for the server's SSE stream, DELETE to end a session), one
- * McpServer per session, created on initialize only. Every refusal here is a JSON-RPC error body, never
- * an ApiError: unknown session 404 (-32001), missing session 400, unreadable JSON 400 (-32700), a body
- * that is no JSON-RPC message 400 (-32600), a Host other than BASE_URL's or localhost's 403.
+ * McpServer per session, created on initialize only. Protocol refusals are JSON-RPC error bodies:
+ * unknown session 404 (-32001), missing session 400, unreadable JSON 400 (-32700), a body that is no
+ * JSON-RPC message 400 (-32600), a Host other than BASE_URL's or localhost's 403. The one capacity
+ * refusal, an initialize when no session can be freed, is an ApiError (429/503 with Retry-After).
  */
 export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {}): McpRoutes {
   const { config, runtime, logger } = context;
+  const docsUrl = `${config.baseUrl}/developers`;
+  /** The report's own page, opened by the private key the site's report links use. */
+  const reportUrl = (auditId: string): string => `${config.baseUrl}/report/${auditId}?key=${reportKey(runtime.sessionSecret, auditId)}`;
   const runs: VisibilityRunDependencies = {
     lineup: runtime.lineup,
     budget: runtime.budget,
@@ -75,8 +80,13 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     tracker: createVisibilityRunTracker(),
     logger: logger.child({ component: 'mcp' }),
   };
-  const sessions = new McpSessions({ maxSessions: options.maxSessions ?? MAX_MCP_SESSIONS, idleMs: options.idleMs ?? MCP_SESSION_IDLE_MS });
-  const sweeper = setInterval(() => sessions.closeIdle(), SWEEP_INTERVAL_MS);
+  const idleMs = options.idleMs ?? config.mcpSessionIdleMs;
+  const sessions = new McpSessions({
+    maxSessions: options.maxSessions ?? config.mcpMaxSessions,
+    maxSessionsPerCaller: options.maxSessionsPerCaller ?? config.mcpMaxSessionsPerCaller,
+    idleMs,
+  });
+  const sweeper = setInterval(() => sessions.closeIdle(), Math.min(SWEEP_INTERVAL_MS, Math.max(1_000, Math.floor(idleMs / 4))));
   sweeper.unref();
 
   const router = Router();
@@ -104,11 +114,18 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
       sendJsonRpcError(response, 400, JSON_RPC_ERRORS.transport, 'Bad Request: Mcp-Session-Id header is required (initialize first).');
       return;
     }
-    if (!sessions.hasRoom) {
-      sendJsonRpcError(response, 503, JSON_RPC_ERRORS.transport, 'Too many open sessions; try again in a minute.', { 'Retry-After': '60' });
+    const caller = callerKey(request);
+    const admission = sessions.admit(caller);
+    if (!admission.admitted) {
+      // The one /mcp refusal that is an ApiError: it is about the service's capacity, not the protocol,
+      // and carries the spec's Retry-After (when a session will be free, not a guess).
+      const { status, code, message, hint, retryAfterSeconds } = admission.refusal;
+      request.log.warn('MCP session refused', { code, caller, open: sessions.size });
+      sendApiError(response, new ApiError(status, code, message, hint, { 'Retry-After': String(retryAfterSeconds) }), docsUrl);
       return;
     }
-    const session = openSession(request);
+    if (admission.evicted !== undefined) request.log.info('MCP session evicted to make room', { caller, evictedCaller: admission.evicted.callerKey });
+    const session = openSession(caller);
     sessions.track(session, response);
     await session.server.connect(session.transport);
     // Params that do not fit their method answer -32602, not the SDK's -32603 Internal error.
@@ -127,7 +144,10 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
       sendSessionNotFound(response);
       return;
     }
-    sessions.track(session, response);
+    // A standing GET stream does not hold the session busy; a resumed stream (Last-Event-ID) still
+    // delivers a request's answer, a DELETE is brief.
+    if (request.method === 'GET' && request.get('last-event-id') === undefined) sessions.touch(session);
+    else sessions.track(session, response);
     await session.transport.handleRequest(request, response);
   };
   router.get(MCP_PATH, existingSession);
@@ -143,8 +163,8 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
   };
   router.use(MCP_PATH, handleError);
 
-  function openSession(request: Request): McpSession {
-    const server = createMcpServer({ runs, callerKey: callerKey(request), serverVersion: SERVICE_VERSION });
+  function openSession(caller: string): McpSession {
+    const server = createMcpServer({ runs, callerKey: caller, serverVersion: SERVICE_VERSION, reportUrl });
     // The session exists only once its initialize succeeded; a refused initialize leaves nothing behind.
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -153,9 +173,10 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
       retryInterval: RESUME_RETRY_MS,
       onsessioninitialized: (sessionId) => sessions.add(sessionId, session),
     });
-    const session: McpSession = { transport, server, lastActiveAt: Date.now(), openRequests: 0 };
+    const session: McpSession = { transport, server, callerKey: caller, lastActiveAt: Date.now(), openRequestStarts: [] };
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.remove(transport.sessionId);
+      // An evicted session is already gone; never remove a newer session by a stale id.
+      if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === session) sessions.remove(transport.sessionId);
     };
     return session;
   }

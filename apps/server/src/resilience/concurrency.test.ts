@@ -187,14 +187,14 @@ describe('the MCP domain quota under 200 concurrent starts', () => {
       ),
     );
     for (const result of results) expect(result.isError, JSON.stringify(result)).not.toBe(true);
-    const starts = results.map((result) => result.structuredContent as { runId: string; reusedExistingRun: boolean });
+    const starts = results.map((result) => result.structuredContent as { runId: string; reused: boolean });
     expect(new Set(starts.map((start) => start.runId)).size).toBe(1);
-    expect(starts.filter((start) => !start.reusedExistingRun)).toHaveLength(1);
+    expect(starts.filter((start) => !start.reused)).toHaveLength(1);
     const runId = starts[0]?.runId as string;
     const rows = running.service.store.database.prepare("SELECT id FROM mcp_runs WHERE domain = 'quota.pipedrive.test'").all() as Array<{ id: string }>;
     expect(rows).toEqual([{ id: runId }]);
     // The one start that created the run took its caller's startVisibilityAudit slot; no other start spent one.
-    const creator = callers[starts.findIndex((start) => !start.reusedExistingRun) % callers.length] as string;
+    const creator = callers[starts.findIndex((start) => !start.reused) % callers.length] as string;
     for (const caller of callers.filter((other) => other !== creator)) {
       expect(running.service.rateLimiter.peek('startVisibilityAudit', caller)).toMatchObject({ allowed: true, remaining: 6 });
     }

@@ -187,7 +187,7 @@ describe('provider storms during an MCP run', () => {
     const client = await connectMcp(`${running.url}/mcp`, { 'X-Forwarded-For': nextCaller() });
     clients.push(client);
     const started = await callTool(client, 'start_visibility_check', { brand: 'Pipedrive', website: 'storm.pipedrive.test', category: 'CRM software' });
-    expect(started).toMatchObject({ reusedExistingRun: false, status: 'auditing' });
+    expect(started).toMatchObject({ reused: false, status: 'auditing' });
     const done = await waitForRun(client, started['runId'] as string);
     expect(done['status']).toBe('done');
     expect(done['providersFailed']).toEqual([{ provider: 'gemini', reason: expect.any(String) }]);

@@ -139,7 +139,7 @@ describe('kill -9 during an MCP run, then a restart', () => {
 
     // The interrupted run does not hold its domain: a new start measures again.
     const again = await callTool(client, 'start_visibility_check', { brand: 'Stalled', website: 'stalled.pipedrive.test', category: 'CRM software' });
-    expect(again).toMatchObject({ reusedExistingRun: false });
+    expect(again).toMatchObject({ reused: false });
     expect(again['runId']).not.toBe(crawling['runId']);
 
     // Nothing lost, changed or duplicated: every cell once, the ones stored before the kill as they were.

@@ -62,6 +62,18 @@ describe('loadConfig', () => {
     expect(problems).toHaveLength(6);
   });
 
+  it('reads the MCP session caps, with 1,000 in all, 50 per caller and 10 minutes idle by default', () => {
+    expect(loadConfig({})).toMatchObject({ mcpMaxSessions: 1_000, mcpMaxSessionsPerCaller: 50, mcpSessionIdleMs: 600_000 });
+    expect(loadConfig({ MCP_MAX_SESSIONS: '60', MCP_MAX_SESSIONS_PER_CALLER: '5', MCP_SESSION_IDLE_SECONDS: '120' })).toMatchObject({
+      mcpMaxSessions: 60,
+      mcpMaxSessionsPerCaller: 5,
+      mcpSessionIdleMs: 120_000,
+    });
+    const problems = problemsOf({ MCP_MAX_SESSIONS: '0', MCP_SESSION_IDLE_SECONDS: '5' }).join('\n');
+    expect(problems).toMatch(/MCP_MAX_SESSIONS.*from 1 to 100000/);
+    expect(problems).toMatch(/MCP_SESSION_IDLE_SECONDS.*from 60 to 86400/);
+  });
+
   it('refuses live mode without a key', () => {
     expect(problemsOf({ PROVIDER_MODE: 'live' })[0]).toMatch(/no provider key is set/);
   });

@@ -46,6 +46,12 @@ export interface Config {
   providerConcurrency: number;
   /** The shared daily cap of runRepeatedBuyerQuestion across all callers (REPEAT_DAILY_CAP). */
   repeatDailyCap: number;
+  /** MCP sessions open at once across all callers (MCP_MAX_SESSIONS). */
+  mcpMaxSessions: number;
+  /** MCP sessions one caller may hold open at once (MCP_MAX_SESSIONS_PER_CALLER). */
+  mcpMaxSessionsPerCaller: number;
+  /** An MCP session with no request in flight for this long is closed (MCP_SESSION_IDLE_SECONDS). */
+  mcpSessionIdleMs: number;
 }
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -133,6 +139,9 @@ const environmentSchema = z.object({
   PROVIDER_MAX_RETRIES: integerInRange(0, 10, 2),
   PROVIDER_CONCURRENCY: integerInRange(1, 64, 4),
   REPEAT_DAILY_CAP: integerInRange(1, 1_000_000, 200),
+  MCP_MAX_SESSIONS: integerInRange(1, 100_000, 1_000),
+  MCP_MAX_SESSIONS_PER_CALLER: integerInRange(1, 100_000, 50),
+  MCP_SESSION_IDLE_SECONDS: integerInRange(60, 86_400, 600),
 });
 
 function parseHttpUrl(value: string): URL | undefined {
@@ -279,5 +288,8 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     providerMaxRetries: values.PROVIDER_MAX_RETRIES,
     providerConcurrency: values.PROVIDER_CONCURRENCY,
     repeatDailyCap: values.REPEAT_DAILY_CAP,
+    mcpMaxSessions: values.MCP_MAX_SESSIONS,
+    mcpMaxSessionsPerCaller: values.MCP_MAX_SESSIONS_PER_CALLER,
+    mcpSessionIdleMs: values.MCP_SESSION_IDLE_SECONDS * 1000,
   };
 }

@@ -5,7 +5,7 @@
 import { MapError } from '../map/errors.js';
 import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
 import type { ValidAuditRequest } from '../operations/audit-request.js';
-import { startVisibilityAudit, StoreUnavailableError, type StoredAudit } from '../operations/start-visibility-audit.js';
+import { SiteUnreachableError, startVisibilityAudit, StoreUnavailableError, type StoredAudit } from '../operations/start-visibility-audit.js';
 import type { McpRunRecord } from '../store/mcp-run-repository.js';
 import { auditStageProgress, mapStageProgress, stageProgress } from './progress.js';
 import type { VisibilityRunDependencies } from './types.js';
@@ -45,10 +45,17 @@ async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRe
     audit = await startVisibilityAudit({ ...dependencies, logger: log }, request, {
       signal,
       onProgress: (event) => tracker.publish(run.id, auditStageProgress(event)),
+      // Spend guard: a site nobody can reach is reported before a single provider call is paid for.
+      refuseUnreachableSite: true,
     });
   } catch (error) {
     if (signal.aborted) {
       fail('interrupted', INTERRUPTED_REASON);
+    } else if (error instanceof SiteUnreachableError) {
+      fail(
+        error.code,
+        `${error.message} No AI provider was asked and nothing was spent. Check the website address and that the site is online, then start the check again; a failed check does not use the domain's free measurement.`,
+      );
     } else if (error instanceof StoreUnavailableError) {
       fail(error.code, `${error.message} Start the check again in a minute; a failed check does not use the domain's free measurement.`);
     } else {

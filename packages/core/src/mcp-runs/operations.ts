@@ -4,9 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
 import type { ValidAuditRequest } from '../operations/audit-request.js';
-import { runNotFound, VisibilityRunError } from './errors.js';
+import type { McpRunRecord } from '../store/mcp-run-repository.js';
+import { domainQuotaUsed, runNotFound, VisibilityRunError } from './errors.js';
 import { executeVisibilityRun, INTERRUPTED_REASON, MAP_POLL_MS } from './execute-run.js';
-import { quotaDomain, quotaWindowStart } from './quota.js';
+import { quotaDomain, quotaRenewsAt, quotaWindowStart } from './quota.js';
 import { isFinished, readVisibilityRun } from './view.js';
 import type {
   GetVisibilityRunOptions,
@@ -34,7 +35,7 @@ export async function startVisibilityRun(
   const domain = quotaDomain(request.website);
   const windowStart = quotaWindowStart(now).toISOString();
   const holder = runRepository.findQuotaRun(domain, dependencies.mode, windowStart);
-  if (holder !== undefined) return { run: await readVisibilityRun(dependencies, holder), reusedExistingRun: true };
+  if (holder !== undefined) return reuse(dependencies, holder, request);
   if (tracker.isStopping) {
     throw new VisibilityRunError('service_stopping', 'The service is restarting and takes no new checks right now.', 'Start the check again in 30 seconds.', 30);
   }
@@ -63,12 +64,35 @@ export async function startVisibilityRun(
     windowStart,
   );
   // Another start for the domain won the race between the lookup and the claim: that run is the answer.
-  if (claim.outcome === 'existing') return { run: await readVisibilityRun(dependencies, claim.run), reusedExistingRun: true };
+  if (claim.outcome === 'existing') return reuse(dependencies, claim.run, request);
   const rateLimit = { remaining: decision.remaining, resetAt: decision.resetAt.toISOString() };
   if (!tracker.run(claim.run.id, (signal) => executeVisibilityRun(dependencies, claim.run, request, signal))) {
     runRepository.markFailed(claim.run.id, 'interrupted', INTERRUPTED_REASON, now.toISOString());
   }
   return { run: await readVisibilityRun(dependencies, runRepository.getRun(claim.run.id) ?? claim.run), reusedExistingRun: false, rateLimit };
+}
+
+/**
+ * The domain's earlier run answers a start for the same brand and category (spelled alike, case and
+ * spaces aside); for another brand or category the start is refused, never silently swapped.
+ */
+async function reuse(dependencies: VisibilityRunDependencies, holder: McpRunRecord, request: ValidAuditRequest): Promise<StartedVisibilityRun> {
+  if (!sameWords(holder.brand, request.brand) || !sameWords(holder.category, request.category)) {
+    throw domainQuotaUsed({
+      runId: holder.id,
+      domain: holder.domain,
+      brand: holder.brand,
+      category: holder.category,
+      measuredAt: holder.finishedAt ?? holder.createdAt,
+      quotaRenewsAt: quotaRenewsAt(holder.createdAt),
+    });
+  }
+  return { run: await readVisibilityRun(dependencies, holder), reusedExistingRun: true };
+}
+
+function sameWords(left: string, right: string): boolean {
+  const words = (text: string): string => text.normalize('NFKC').toLocaleLowerCase('en').replace(/\s+/gu, ' ').trim();
+  return words(left) === words(right);
 }
 
 /**

@@ -34,7 +34,17 @@ export function buildVisibilityRunResult(audit: StoredAudit, map: BuyerQuestionM
     competitorsNamedInstead: competitorsOf(audit, map),
     ...providersOf(audit, map),
     ...(map === undefined ? { mapMissingReason: audit.fanoutMissingReason ?? 'The audit produced no buyer questions.' } : {}),
+    ...siteNotRead(audit),
   };
+}
+
+/** The stored audit records a crawl that could not read the homepage as its one next step, `site-unreachable`. */
+function siteNotRead(audit: StoredAudit): Pick<VisibilityRunResult, 'siteNotReadReason'> {
+  const step = audit.personalizedNextSteps.find((entry) => entry.id === 'site-unreachable');
+  if (step === undefined) return {};
+  // "We could not read https://…: reason. If our crawler …": the part before " If our crawler" is what happened.
+  const whatHappened = step.why.split(' If our crawler')[0] ?? step.why;
+  return { siteNotReadReason: whatHappened.replace(/^We could not read /u, '').replace(/\.$/u, '') };
 }
 
 function verdictOf(audit: StoredAudit): VisibilityVerdict {

@@ -95,6 +95,8 @@ export interface VisibilityRunResult {
   providersFailed: VisibilityProviderFailed[];
   /** Present when the audit produced no buyer questions, so there is no map. */
   mapMissingReason?: string;
+  /** Present when the crawler could not read the website (it answered, but not with a readable homepage). */
+  siteNotReadReason?: string;
 }
 
 /** A run as a poll sees it. */

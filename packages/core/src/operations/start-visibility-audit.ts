@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { computeCategoryBenchmark, runAudit, type AuditMode, type AuditProgress, type AuditReport } from '../audit/index.js';
-import { crawlSite, type CrawlHostMap, type CrawlOptions, type CrawlReport } from '../crawl/index.js';
+import { crawlSite, type CrawlFailureCode, type CrawlHostMap, type CrawlOptions, type CrawlReport } from '../crawl/index.js';
 import { normalizeBrandKey } from '../extraction/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Mailer } from '../mail/index.js';
@@ -30,6 +30,35 @@ export interface StartAuditOptions {
   onProgress?: ((event: StartAuditProgress) => void) | undefined;
   /** Called once before any work that costs (the crawl and the provider calls); the REST layer takes its rate-limit slot here. */
   beforeSpend?: (() => unknown) | undefined;
+  /**
+   * Spend guard: when the site's host does not resolve, refuses, or never answers, throw
+   * SiteUnreachableError before any provider is asked, instead of measuring a site nobody can read.
+   */
+  refuseUnreachableSite?: boolean | undefined;
+}
+
+/** Crawl failures that mean the site itself could not be reached (as opposed to a page that answered badly). */
+export const UNREACHABLE_CRAWL_FAILURES: ReadonlySet<CrawlFailureCode> = new Set<CrawlFailureCode>([
+  'dns_failed',
+  'network_error',
+  'timeout',
+  'deadline',
+  'blocked_address',
+  'blocked_host',
+  'invalid_url',
+]);
+
+/** The website could not be reached at all, so nothing was measured and no provider was asked. */
+export class SiteUnreachableError extends Error {
+  override readonly name = 'SiteUnreachableError';
+  readonly code = 'site_unreachable';
+  constructor(
+    readonly website: string,
+    readonly failureCode: CrawlFailureCode,
+    readonly reason: string,
+  ) {
+    super(`The website ${website} could not be reached (${reason}).`);
+  }
 }
 
 /** A stored audit as the spec's AuditResponse, without the per-caller `rateLimit`. */
@@ -63,6 +92,9 @@ export async function startVisibilityAudit(
   options.onProgress?.({ stage: 'crawl', completed: 0, total: 1, label: `crawling ${request.website}` });
   const crawl = await (dependencies.crawl ?? crawlSite)(request.website, { hostMap: dependencies.crawlHostMap, signal: options.signal });
   options.onProgress?.({ stage: 'crawl', completed: 1, total: 1, label: crawl.ok ? 'site crawled' : `crawl failed: ${crawl.reason ?? 'unknown'}` });
+  if (options.refuseUnreachableSite === true && !crawl.ok && crawl.failureCode !== undefined && UNREACHABLE_CRAWL_FAILURES.has(crawl.failureCode)) {
+    throw new SiteUnreachableError(request.website, crawl.failureCode, crawl.reason ?? crawl.failureCode);
+  }
 
   const report = await runAudit(
     dependencies,

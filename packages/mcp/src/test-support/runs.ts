@@ -32,7 +32,10 @@ const SITE_HTML = `<!doctype html><html lang="en"><head><title>Pipedrive — the
 <body><h1>The CRM built for salespeople</h1><a href="/pricing">Pricing</a></body></html>`;
 
 /** The hosts the fixture site answers for (the crawler reaches them through the host map). */
-export const SITE_HOSTS = ['pipedrive.test', 'www.pipedrive.test', 'acme.test', 'beta.test', 'failing.test', 'limited.test'] as const;
+export const SITE_HOSTS = ['pipedrive.test', 'www.pipedrive.test', 'acme.test', 'beta.test', 'gamma.test', 'failing.test', 'limited.test'] as const;
+
+/** A host the crawler is sent to a closed loopback port for: a site that does not answer at all. */
+export const UNREACHABLE_HOST = 'down.test';
 
 export interface TestRuns {
   runs: VisibilityRunDependencies;
@@ -44,6 +47,9 @@ export interface TestRuns {
   connect(callerKey?: string): Promise<Client>;
   close(): Promise<void>;
 }
+
+/** The report link the tool tests' servers make (the service signs its own; mcp-http.test.ts checks that one). */
+export const testReportUrl = (auditId: string): string => `http://visibility.test/report/${auditId}?key=test-key`;
 
 /** Starts the run core on a temporary DATA_DIR with the demo lineup. */
 export async function startTestRuns(): Promise<TestRuns> {
@@ -69,7 +75,7 @@ export async function startTestRuns(): Promise<TestRuns> {
     runRepository: store.mcpRunRepository,
     mailer: undefined,
     baseUrl: 'http://visibility.test',
-    crawlHostMap: new Map(SITE_HOSTS.map((host) => [host, site.origin])),
+    crawlHostMap: new Map([...SITE_HOSTS.map((host) => [host, site.origin] as const), [UNREACHABLE_HOST, 'http://127.0.0.1:1'] as const]),
     runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: 4 }),
     rateLimiter: createRateLimiter(store.rateLimitRepository, { policies: buildLimitPolicies(), now }),
     tracker: createVisibilityRunTracker(),
@@ -86,7 +92,7 @@ export async function startTestRuns(): Promise<TestRuns> {
     },
     async connect(callerKey = '203.0.113.1') {
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-      await createMcpServer({ runs, callerKey, serverVersion: '0.0.0-test' }).connect(serverTransport);
+      await createMcpServer({ runs, callerKey, serverVersion: '0.0.0-test', reportUrl: testReportUrl }).connect(serverTransport);
       const client = new Client({ name: 'mcp-tool-test', version: '1.0.0' });
       await client.connect(clientTransport);
       clients.push(client);

@@ -1,12 +1,11 @@
 import { getVisibilityRun } from '@visibility/core';
 import { z } from 'zod';
+import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS } from './limits.js';
 import { progressForwarder } from './progress.js';
 import { runOutput, RunOutputSchema } from './run-output.js';
 import { runText } from './run-text.js';
 import type { VisibilityTool } from './types.js';
 
-/** The longest wait: clients time a request out after 60 seconds by default. */
-export const MAX_WAIT_SECONDS = 50;
 
 const GetInputSchema = z.object({
   runId: z.uuid().describe('The runId that start_visibility_check returned.'),
@@ -17,7 +16,7 @@ const GetInputSchema = z.object({
     .max(MAX_WAIT_SECONDS)
     .optional()
     .describe(
-      `Optional: wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for the check to finish before answering, instead of answering at once. Progress is reported while waiting. Default 0.`,
+      `Optional: wait up to this many seconds (0 to ${MAX_WAIT_SECONDS}) for the check to finish before answering; progress is reported while waiting. Default ${DEFAULT_WAIT_SECONDS}, so one call after a start usually gets the result. 0 answers the current state at once.`,
     ),
 });
 
@@ -27,23 +26,24 @@ export const getVisibilityCheckTool: VisibilityTool<typeof GetInputSchema, typeo
   title: 'Get an AI visibility check',
   description: [
     'Reads a visibility check started with start_visibility_check.',
-    'Needs the runId; pass waitSeconds (up to 50) to wait for the check to finish instead of polling.',
+    `Needs the runId. It waits up to ${DEFAULT_WAIT_SECONDS} seconds for the check to finish (waitSeconds, 0 to ${MAX_WAIT_SECONDS}) and reports progress meanwhile; if it is still running, call it again.`,
     'While it runs: status (queued, auditing, mapping), progress and pollAfterSeconds.',
-    'When done: the verdict (risk band, score 0-100 with its 95% interval), how many buyer questions the brand won out of how many were answered, the competitors AI assistants named instead, which providers answered (with exact model ids) and which failed, and a link to the report.',
-    'When failed: the reason; a failed check can be started again.',
-    'mode "demo" means the answers came from a simulator, not real AI models: say so when relaying them.',
+    "When done: the verdict (risk band, score 0-100 with its 95% interval), how many buyer questions the brand won out of how many were answered, the competitors AI assistants named instead, which providers answered (with exact model ids) and which failed, when it was measured, and reportUrl, the report's own page.",
+    'When failed: the reason (for example a website that could not be reached); a failed check can be started again.',
+    'caveats lists what the user must be told with the figures (demo answers from a simulator, a website that could not be read, providers that did not answer): relay them.',
     'Reads stored results only: never asks an AI provider and costs nothing.',
   ].join(' '),
   inputSchema: GetInputSchema,
   outputSchema: RunOutputSchema,
-  annotations: { title: 'Get an AI visibility check', readOnlyHint: true, openWorldHint: true },
+  // Reads this service's own store: no outside system is touched.
+  annotations: { title: 'Get an AI visibility check', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(dependencies, input, context) {
     const view = await getVisibilityRun(dependencies.runs, input.runId, {
-      waitMs: (input.waitSeconds ?? 0) * 1000,
+      waitMs: (input.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000,
       signal: context.signal,
       onProgress: progressForwarder(context),
     });
-    const structuredContent = runOutput(view, dependencies.runs.baseUrl);
+    const structuredContent = runOutput(view, { baseUrl: dependencies.runs.baseUrl, reportUrl: dependencies.reportUrl });
     return { structuredContent, text: runText(structuredContent) };
   },
 };

@@ -4,7 +4,8 @@ import { getVisibilityCheckTool } from './get-visibility-check.js';
 import { startVisibilityCheckTool } from './start-visibility-check.js';
 import type { VisibilityTool } from './types.js';
 
-export { getVisibilityCheckTool, MAX_WAIT_SECONDS } from './get-visibility-check.js';
+export { getVisibilityCheckTool } from './get-visibility-check.js';
+export { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS } from './limits.js';
 export { startVisibilityCheckTool } from './start-visibility-check.js';
 
 /** The tools, as plain objects. */
