@@ -190,9 +190,9 @@ describe('runAudit when the monthly budget is used up', () => {
   const now = () => new Date('2026-03-10T12:00:00Z');
 
   /** $1 a month, half of it kept for degraded audits, with `spentMicroUsd` already spent; priced models wrapped as the service wraps them. */
-  function pricedAudit(spentMicroUsd: number) {
+  function pricedAudit(spentMicroUsd: number, monthlyBudgetUsd = 1) {
     const store = open();
-    const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: 1, degradedReserveFraction: 0.5, now });
+    const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd, degradedReserveFraction: 0.5, now });
     store.budgetRepository.addSpend('2026-03', spentMicroUsd, 1, now());
     const openai = fakeProvider('openai', NAMES_BRAND, 'gpt-4.1-mini');
     const anthropic = fakeProvider('anthropic', NAMES_OTHERS, 'claude-sonnet-4-5');
@@ -225,6 +225,23 @@ describe('runAudit when the monthly budget is used up', () => {
     expect(full.audit.mentionRate).toBe(report.audit.mentionRate);
     expect(width(report.audit.mentionRateInterval)).toBeGreaterThan(width(full.audit.mentionRateInterval));
     expect(width(report.audit.scoreInterval)).toBeGreaterThan(width(full.audit.scoreInterval));
+  });
+
+  it('runs degraded as soon as what is left for ordinary calls cannot pay for a full audit, not only at zero', async () => {
+    // The ordinary half ($0.50) with $0.20 left: a full audit (2 providers x questions x 3 samples at up to
+    // 1,024 output tokens, mostly Sonnet) is estimated above that, so it would run dry part way.
+    const tight = pricedAudit(300_000);
+    expect(tight.budget.hasBudgetLeft('claude-sonnet-4-5')).toBe(true);
+    const degraded = await runAudit(tight.dependencies, input);
+    expect(degraded.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1, measured: true });
+    expect(tight.anthropic.prompts).toHaveLength(degraded.audit.questions);
+
+    // With $1 of ordinary money left (a $2 budget) the same audit is a full one, three samples per question.
+    const roomy = pricedAudit(0, 2);
+    const full = await runAudit(roomy.dependencies, input);
+    expect(full.audit).toMatchObject({ degraded: false, samplesPerQuestion: 3 });
+    expect(roomy.anthropic.prompts).toHaveLength(full.audit.questions * 3);
+    expect(full.providerErrors).toEqual([]);
   });
 
   it('asks no provider and says why when the reserve cannot pay for the whole question set', async () => {

@@ -91,15 +91,18 @@ export async function runAuditSampling(
   if (!Number.isInteger(requested) || requested < MIN_SAMPLES_PER_QUESTION) {
     throw new RangeError(`samplesPerQuestion must be an integer of at least ${MIN_SAMPLES_PER_QUESTION}, got ${requested}`);
   }
-  const degraded = isDegraded(dependencies, request.degraded);
-  const samplesPerQuestion = degraded ? 1 : requested;
   const questions = [...request.questions];
   const providers = [...dependencies.lineup.values()];
+  const maxOutputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  // Also degraded when what is left for ordinary calls cannot pay for the full audit: it would run out
+  // part way and leave failed samples, where one sample per question from the reserve is a real answer.
+  const degraded = isDegraded(dependencies, request.degraded) || !fullAuditFits(dependencies, providers, questions, requested, maxOutputTokens);
+  const samplesPerQuestion = degraded ? 1 : requested;
   const matcher = brandMatcherFor(request.brand, request.website);
   const total = providers.length * questions.length * samplesPerQuestion;
   options.signal?.throwIfAborted();
 
-  const allowance = degraded ? reserveDegradedAllowance(dependencies, providers, questions, request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS) : undefined;
+  const allowance = degraded ? reserveDegradedAllowance(dependencies, providers, questions, maxOutputTokens) : undefined;
   let completed = 0;
   try {
     const results = await Promise.all(
@@ -134,6 +137,23 @@ export async function runAuditSampling(
     // Reservations whose call never ran (cancelled, or a provider without the budget wrapper) are released.
     allowance?.release();
   }
+}
+
+/** Whether the ordinary part of the budget can pay for every call of a full audit at its estimate (no budget: yes). */
+function fullAuditFits(
+  dependencies: Pick<AuditDependencies, 'budget'>,
+  providers: readonly Provider[],
+  questions: readonly string[],
+  samplesPerQuestion: number,
+  maxOutputTokens: number,
+): boolean {
+  const budget = dependencies.budget;
+  if (budget === undefined) return true;
+  let estimateMicroUsd = 0;
+  for (const provider of providers) {
+    for (const prompt of questions) estimateMicroUsd += samplesPerQuestion * budget.prices.estimateMicroUsd(provider.model, { prompt, maxOutputTokens });
+  }
+  return estimateMicroUsd === 0 || estimateMicroUsd <= budget.status().remainingMicroUsd;
 }
 
 interface DegradedAllowance {

@@ -10,8 +10,8 @@ import type { ProviderFailureKind, ProviderId } from '../providers/types.js';
 /** Which lineup measured the audit: the real providers, or the simulator with `demo-` model ids. */
 export type AuditMode = 'live' | 'demo';
 
-/** What the audit asks of the monthly budget: whether money is left, and a degraded audit's allowance. */
-export type AuditBudget = Pick<Budget, 'hasBudgetLeft' | 'status' | 'reserveAllowance' | 'settle'>;
+/** What the audit asks of the monthly budget: whether money is left for a full audit, and a degraded audit's allowance. */
+export type AuditBudget = Pick<Budget, 'hasBudgetLeft' | 'status' | 'reserveAllowance' | 'settle' | 'prices'>;
 
 /** What the audit runs against: the quick measurements' providers and budget, plus which lineup they are. */
 export interface AuditDependencies extends MeasurementDependencies {
