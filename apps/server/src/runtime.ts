@@ -43,7 +43,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
   let simulator: RunningSimulator | undefined;
   try {
     const sessionSecret = ensureSessionSecret(config.dataDir, config.sessionSecret);
-    const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: config.monthlyBudgetUsd, modelPrices: config.modelPrices });
+    const budget = createBudget(store.budgetRepository, {
+      monthlyBudgetUsd: config.monthlyBudgetUsd,
+      modelPrices: config.modelPrices,
+      degradedReserveFraction: config.degradedAuditReservePercent / 100,
+    });
     const rateLimiter = createRateLimiter(store.rateLimitRepository, {
       policies: buildLimitPolicies({ repeatDailyCap: config.repeatDailyCap }),
     });

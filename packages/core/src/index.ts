@@ -1,6 +1,7 @@
 export {
   ConfigError,
   DEFAULT_MODELS,
+  DEFAULT_PROVIDER_CONCURRENCY,
   ensureSessionSecret,
   LOG_LEVELS,
   loadConfig,

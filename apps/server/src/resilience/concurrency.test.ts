@@ -244,12 +244,14 @@ describe('credits under 200 concurrent re-runs', () => {
 });
 
 describe('the monthly budget under 200 concurrent calls', () => {
-  // Each priced call costs exactly 1 micro-dollar, estimate and settlement alike, so a cap of K micro-dollars fits exactly K calls.
+  // Each priced call costs exactly 1 micro-dollar, estimate and settlement alike, so a cap of K micro-dollars fits exactly K calls
+  // (no part of it kept for degraded audits, which these operations may not spend).
   const K = 37;
+  const NO_RESERVE = { DEGRADED_AUDIT_RESERVE_PERCENT: '0' };
   const PRICES = { 'demo-': { input: 0.000001, output: 0 } };
 
   it('repeats: exactly K runs are answered and paid, never more, then 503 budget', async () => {
-    const running = await serve({ MONTHLY_BUDGET_USD: String(K / 1_000_000), MODEL_PRICES: JSON.stringify(PRICES), REPEAT_DAILY_CAP: '1000' });
+    const running = await serve({ MONTHLY_BUDGET_USD: String(K / 1_000_000), MODEL_PRICES: JSON.stringify(PRICES), REPEAT_DAILY_CAP: '1000', ...NO_RESERVE });
     const replies = await Promise.all(
       Array.from({ length: CALLERS }, (_unused, index) =>
         postJson(`${running.url}/api/tools/repeat`, { question: 'Best project management tool?', provider: PROVIDERS[index % 3] }, { headers: { 'X-Forwarded-For': ipOf(4000 + index) } }),
@@ -271,7 +273,7 @@ describe('the monthly budget under 200 concurrent calls', () => {
   });
 
   it('repeats and checks together: never overspent, and every answer the providers gave is paid once', async () => {
-    const running = await serve({ MONTHLY_BUDGET_USD: String(K / 1_000_000), MODEL_PRICES: JSON.stringify(PRICES), REPEAT_DAILY_CAP: '1000' });
+    const running = await serve({ MONTHLY_BUDGET_USD: String(K / 1_000_000), MODEL_PRICES: JSON.stringify(PRICES), REPEAT_DAILY_CAP: '1000', ...NO_RESERVE });
     const replies = await Promise.all(
       Array.from({ length: CALLERS }, (_unused, index) =>
         index % 2 === 0

@@ -131,7 +131,7 @@ export function expectBudgetMatchesCallLog(store: Store, prices: Readonly<Record
 export function childEnvironment(extra: Record<string, string>): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(environment)) {
-    if (/^(OPENAI|ANTHROPIC|GEMINI)_|^(PROVIDER_|BASE_URL|SESSION_SECRET|TRUST_PROXY|SMTP_URL|MODEL_PRICES|MONTHLY_BUDGET_USD|CRAWL_HOST_MAP|VITEST)/.test(name)) {
+    if (/^(OPENAI|ANTHROPIC|GEMINI)_|^(PROVIDER_|BASE_URL|SESSION_SECRET|TRUST_PROXY|SMTP_URL|MODEL_PRICES|MONTHLY_BUDGET_USD|DEGRADED_AUDIT_RESERVE_PERCENT|CRAWL_HOST_MAP|VITEST)/.test(name)) {
       delete environment[name];
     }
   }

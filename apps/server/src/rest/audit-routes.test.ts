@@ -114,24 +114,58 @@ describe('POST /api/audit', () => {
 });
 
 describe('POST /api/audit when the monthly budget is used up', () => {
-  it('still answers, degraded: one sample per question per provider, and says so', async () => {
+  it('asks each provider each question once from the reserve and says so; repeat and check answer 503 budget', async () => {
     const site = await startFixtureSite(SAAS_SITE);
+    // $1 a month, a tenth of it (the default) kept for degraded audits; demo models priced so calls cost money.
     const running = await startTestService({
       CRAWL_HOST_MAP: `pipedrive.test=${site.origin}`,
-      MONTHLY_BUDGET_USD: '0',
+      MONTHLY_BUDGET_USD: '1',
       MODEL_PRICES: JSON.stringify({ 'demo-': { input: 1, output: 1 } }),
     });
     try {
+      const { budget, store } = running.service;
+      const month = budget.status().month;
+      // Ordinary spend has used everything but the reserve.
+      store.budgetRepository.addSpend(month, 900_000, 1, new Date());
+      expect(budget.status()).toMatchObject({ exhausted: true, degradedReserveMicroUsd: 100_000, degradedRemainingMicroUsd: 100_000 });
+
       const result = await postJson(`${running.url}/api/audit`, { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' });
       expect(result.status).toBe(200);
       const body = AuditResponseSchema.parse(result.body);
       expect(body.degraded).toBe(true);
-      expect(body.audit.degraded).toBe(true);
-      expect(body.audit.samplesPerQuestion).toBe(1);
-      const questions = (body.productFanout as { questions: string[] }).questions.length;
-      const asked = running.service.simulator?.requests().length ?? 0;
-      expect(asked).toBe(questions * 3);
-      expect(body.providerFindings).toHaveLength(3);
+      expect(body.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1, measured: true });
+      expect(body.audit.confidence).not.toBe('high');
+      const questions = (body.productFanout as { questions: string[] }).questions;
+      const requests = running.service.simulator?.requests() ?? [];
+      expect(requests).toHaveLength(questions.length * 3);
+      for (const provider of ['openai', 'anthropic', 'gemini']) {
+        expect(requests.filter((request) => request.provider === provider)).toHaveLength(questions.length);
+      }
+      expect(body.providerFindings.map((finding) => finding.provider).sort()).toEqual(['anthropic', 'gemini', 'openai']);
+      const afterAudit = budget.status();
+      expect(afterAudit.reservedMicroUsd).toBe(0);
+      expect(afterAudit.spentMicroUsd).toBeGreaterThan(900_000);
+      expect(afterAudit.spentMicroUsd).toBeLessThanOrEqual(1_000_000);
+
+      // The quick operations have no reserve: 503 budget, and no provider is asked.
+      const repeat = await postJson(`${running.url}/api/tools/repeat`, { question: 'Best CRM?', provider: 'openai' });
+      const check = await postJson(`${running.url}/api/check`, { brand: 'Pipedrive', category: 'CRM software' });
+      for (const refused of [repeat, check]) {
+        expect(refused.status).toBe(503);
+        expect(refused.body).toMatchObject({ code: 'budget' });
+        expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      }
+      expect(running.service.simulator?.requests()).toHaveLength(requests.length);
+
+      // Once the reserve is spent too, an audit still answers, asks nobody and says why.
+      store.budgetRepository.addSpend(month, 1_000_000 - afterAudit.spentMicroUsd, 0, new Date());
+      const empty = await postJson(`${running.url}/api/audit`, { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' });
+      expect(empty.status).toBe(200);
+      const emptyBody = AuditResponseSchema.parse(empty.body);
+      expect(emptyBody.audit).toMatchObject({ degraded: true, measured: false, risk: 'unknown' });
+      expect(emptyBody.audit.notMeasuredReason).toMatch(/reserve for degraded audits, is used up/u);
+      expect(running.service.simulator?.requests()).toHaveLength(requests.length);
+      expect(budget.status().spentMicroUsd).toBe(1_000_000);
     } finally {
       await running.stop();
       await site.close();

@@ -1,5 +1,5 @@
 import { badgeStateAt, escapeHtml, formatMeasuredMonth, lastRunOf, RECHECK_AFTER_DAYS, type AuditRecord } from '@visibility/core';
-import { escapeMarkdown as markdownText } from './report/index.js';
+import { markdownLines, md, trustedMarkdown } from './markdown-text.js';
 
 export interface BadgeLandingSubject {
   token: string;
@@ -81,22 +81,23 @@ ${questions}
 
 export function renderBadgeLandingMarkdown(subject: BadgeLandingSubject): string {
   const facts = factsOf(subject);
-  const lines = [
-    `# ${markdownText(facts.brand)}: AI visibility measured`,
+  return markdownLines([
+    md`# ${facts.brand}: AI visibility measured`,
     '',
-    ...(facts.demo ? ['> Demo lineup: the answers were simulated, not given by real models.', ''] : []),
-    `- Brand: ${markdownText(facts.brand)}`,
-    `- Website: ${markdownText(facts.website)}`,
-    `- Category: ${markdownText(facts.category)}`,
-    `- Measured: ${facts.month}${facts.fresh ? '' : ' (due for a re-check)'}`,
-    `- Asked to: ${facts.providers.length === 0 ? 'no provider answered' : markdownText(facts.providers.join(', '))}`,
+    ...(facts.demo ? [md`> Demo lineup: the answers were simulated, not given by real models.`, '' as const] : []),
+    md`- Brand: ${facts.brand}`,
+    md`- Website: ${facts.website}`,
+    md`- Category: ${facts.category}`,
+    md`- Measured: ${facts.month}${facts.fresh ? '' : ' (due for a re-check)'}`,
+    md`- Asked to: ${facts.providers.length === 0 ? 'no provider answered' : facts.providers.join(', ')}`,
     '',
-    '## What was asked',
+    md`## What was asked`,
     '',
-    ...(facts.questions.length === 0 ? ['No buyer questions were generated.'] : facts.questions.map((question, index) => `${index + 1}. ${markdownText(question)}`)),
+    ...(facts.questions.length === 0
+      ? [md`No buyer questions were generated.`]
+      : facts.questions.map((question, index) => md`${trustedMarkdown(String(index + 1))}. ${question}`)),
     '',
-    `Methodology: ${subject.baseUrl}/methodology`,
+    md`Methodology: ${trustedMarkdown(subject.baseUrl)}/methodology`,
     '',
-  ];
-  return lines.join('\n');
+  ]);
 }

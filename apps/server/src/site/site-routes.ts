@@ -26,6 +26,7 @@ import { renderCheckResultHtml } from './check-result.js';
 import { auditFormHtml, checkFormHtml, type FormValues } from './forms.js';
 import { renderLayout } from './layout.js';
 import { negotiate } from './negotiation.js';
+import { markdownLines, md, trustedMarkdown } from './markdown-text.js';
 import { noticeHtml, sendMarkdown, sendPage } from './pages.js';
 import { isReportKey, reportKey } from './report-access.js';
 import { renderReportHtml, renderReportMarkdown, toReportView } from './report/index.js';
@@ -279,8 +280,10 @@ ${tail}`);
 
   const tokenNotFound = (response: Response, representation: 'html' | 'markdown', what: string, path: string) => {
     const text = `This ${what} link does not exist or was revoked by the report's owner.`;
-    if (representation === 'markdown') sendMarkdown(response, `${config.baseUrl}${path}`, `# Not found\n\n${text}\n\nIndex: ${config.baseUrl}/llms.txt\n`, 404);
-    else sendPage(response, layout, { title: 'Link not found', path, noindex: true, body: `<p>${escapeHtml(text)}</p>\n<p><a href="/">Measure your own brand</a></p>\n` }, 404);
+    if (representation === 'markdown') {
+      const body = markdownLines([md`# Not found`, '', md`${text}`, '', md`Index: ${trustedMarkdown(config.baseUrl)}/llms.txt`, '']);
+      sendMarkdown(response, `${config.baseUrl}${path}`, body, 404);
+    } else sendPage(response, layout, { title: 'Link not found', path, noindex: true, body: `<p>${escapeHtml(text)}</p>\n<p><a href="/">Measure your own brand</a></p>\n` }, 404);
   };
 
   router.get('/share/:token', async (request, response) => {

@@ -33,6 +33,7 @@ export {
 } from './statistics.js';
 export { DEFAULT_SAMPLES_PER_QUESTION, MIN_SAMPLES_PER_QUESTION } from './types.js';
 export type {
+  AuditBudget,
   AuditDependencies,
   AuditInput,
   AuditMode,

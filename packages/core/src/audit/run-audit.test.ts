@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { AuditResponseSchema } from '../api/schemas.js';
+import { createBudget } from '../budget/budget.js';
+import { withBudget } from '../budget/with-budget.js';
+import { useTempStores } from '../store/test-support/temp-stores.js';
 import { ProviderFailure, type AskRequest, type Provider, type ProviderId } from '../providers/types.js';
 import { runAudit } from './run-audit.js';
 import { crawlReport } from './test-support/crawl-report.js';
@@ -11,17 +14,17 @@ interface FakeProvider extends Provider {
 }
 
 /** A provider that answers every prompt with the same text (or fails with the given failure). */
-function fakeProvider(id: ProviderId, answer: string | ProviderFailure): FakeProvider {
+function fakeProvider(id: ProviderId, answer: string | ProviderFailure, model = `demo-${id}`): FakeProvider {
   const prompts: string[] = [];
   return {
     id,
-    model: `demo-${id}`,
+    model,
     prompts,
     async ask(request: AskRequest) {
       prompts.push(request.prompt);
       request.signal?.throwIfAborted();
       if (answer instanceof ProviderFailure) throw answer;
-      return { provider: id, model: `demo-${id}-2025`, text: answer, usage: { inputTokens: 10, outputTokens: 20 }, latencyMs: 1, attempts: 1 };
+      return { provider: id, model: `${model}-2025`, text: answer, usage: { inputTokens: 10, outputTokens: 20 }, latencyMs: 1, attempts: 1 };
     },
   };
 }
@@ -134,17 +137,6 @@ describe('runAudit', () => {
     expect(report.productFanout?.questions.length).toBeGreaterThanOrEqual(6);
   });
 
-  it('runs degraded (one sample per question) when the monthly budget is used up', async () => {
-    const openai = fakeProvider('openai', NAMES_BRAND);
-    const budget = { hasBudgetLeft: () => false, status: () => ({ resetAt: new Date('2030-01-01T00:00:00Z') }) as never };
-    const report = await runAudit({ ...lineupOf(openai), budget }, input);
-    expect(report.degraded).toBe(true);
-    expect(report.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1 });
-    expect(openai.prompts).toHaveLength(report.audit.questions);
-    expect(report.providerFindings[0]?.samples).toBe(report.audit.questions);
-    expect(report.audit.confidence).not.toBe('high');
-  });
-
   it('reports progress through questions, answers (per provider) and findings', async () => {
     const events: AuditProgress[] = [];
     const report = await runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND), fakeProvider('anthropic', NAMES_OTHERS)), input, {
@@ -190,5 +182,90 @@ describe('runAudit', () => {
 
   it('refuses fewer than 3 samples per question', async () => {
     await expect(runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND)), input, { samplesPerQuestion: 2 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('runAudit when the monthly budget is used up', () => {
+  const { open } = useTempStores('degraded-audit');
+  const now = () => new Date('2026-03-10T12:00:00Z');
+
+  /** $1 a month, half of it kept for degraded audits, with `spentMicroUsd` already spent; priced models wrapped as the service wraps them. */
+  function pricedAudit(spentMicroUsd: number, monthlyBudgetUsd = 1) {
+    const store = open();
+    const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd, degradedReserveFraction: 0.5, now });
+    store.budgetRepository.addSpend('2026-03', spentMicroUsd, 1, now());
+    const openai = fakeProvider('openai', NAMES_BRAND, 'gpt-4.1-mini');
+    const anthropic = fakeProvider('anthropic', NAMES_OTHERS, 'claude-sonnet-4-5');
+    const lineup = new Map<ProviderId, Provider>([
+      ['openai', withBudget(openai, budget)],
+      ['anthropic', withBudget(anthropic, budget)],
+    ]);
+    return { budget, openai, anthropic, dependencies: { mode: 'live', lineup, budget } satisfies AuditDependencies };
+  }
+
+  it('asks each provider each question once, paid from the reserve, says it is degraded and reports wider intervals', async () => {
+    const { budget, openai, anthropic, dependencies } = pricedAudit(500_000);
+    expect(budget.hasBudgetLeft('gpt-4.1-mini')).toBe(false);
+    const report = await runAudit(dependencies, input);
+    expect(report.degraded).toBe(true);
+    expect(report.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1, measured: true, providersAnswered: ['openai', 'anthropic'] });
+    const questions = report.productFanout?.questions ?? [];
+    expect(openai.prompts).toEqual(questions);
+    expect(anthropic.prompts).toEqual(questions);
+    expect(report.audit.confidence).not.toBe('high');
+    // Every reservation of the allowance was settled at the real cost, and the cap held.
+    const status = budget.status();
+    expect(status.reservedMicroUsd).toBe(0);
+    expect(status.spentMicroUsd).toBeGreaterThan(500_000);
+    expect(status.spentMicroUsd).toBeLessThanOrEqual(status.capMicroUsd);
+
+    // The same answers asked three times each (a full audit) give a narrower interval.
+    const full = await runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND), fakeProvider('anthropic', NAMES_OTHERS)), input);
+    const width = (interval: readonly [number, number] | null) => (interval === null ? Number.NaN : interval[1] - interval[0]);
+    expect(full.audit.mentionRate).toBe(report.audit.mentionRate);
+    expect(width(report.audit.mentionRateInterval)).toBeGreaterThan(width(full.audit.mentionRateInterval));
+    expect(width(report.audit.scoreInterval)).toBeGreaterThan(width(full.audit.scoreInterval));
+  });
+
+  it('runs degraded as soon as what is left for ordinary calls cannot pay for a full audit, not only at zero', async () => {
+    // The ordinary half ($0.50) with $0.20 left: a full audit (2 providers x questions x 3 samples at up to
+    // 1,024 output tokens, mostly Sonnet) is estimated above that, so it would run dry part way.
+    const tight = pricedAudit(300_000);
+    expect(tight.budget.hasBudgetLeft('claude-sonnet-4-5')).toBe(true);
+    const degraded = await runAudit(tight.dependencies, input);
+    expect(degraded.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1, measured: true });
+    expect(tight.anthropic.prompts).toHaveLength(degraded.audit.questions);
+
+    // With $1 of ordinary money left (a $2 budget) the same audit is a full one, three samples per question.
+    const roomy = pricedAudit(0, 2);
+    const full = await runAudit(roomy.dependencies, input);
+    expect(full.audit).toMatchObject({ degraded: false, samplesPerQuestion: 3 });
+    expect(roomy.anthropic.prompts).toHaveLength(full.audit.questions * 3);
+    expect(full.providerErrors).toEqual([]);
+  });
+
+  it('asks no provider and says why when the reserve cannot pay for the whole question set', async () => {
+    // 999,000 of 1,000,000 spent: the 1,000 left cannot pay for one question set, so nothing is reserved or asked.
+    const { budget, openai, anthropic, dependencies } = pricedAudit(999_000);
+    const report = await runAudit(dependencies, input);
+    expect(openai.prompts).toEqual([]);
+    expect(anthropic.prompts).toEqual([]);
+    expect(report.audit).toMatchObject({ degraded: true, measured: false, risk: 'unknown', samplesPerQuestion: 1 });
+    expect(report.audit.notMeasuredReason).toMatch(/including its reserve for degraded audits, is used up until 2026-04-01/u);
+    expect(report.providerErrors.map((error) => [error.provider, error.kind])).toEqual([
+      ['openai', 'budget'],
+      ['anthropic', 'budget'],
+    ]);
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 999_000, reservedMicroUsd: 0 });
+    expect(AuditResponseSchema.safeParse(asResponse(report)).success).toBe(true);
+  });
+
+  it('releases the reservations of the allowance that no call settled', async () => {
+    // Providers without the budget wrapper never settle the reservation they are handed: the audit does.
+    const { budget, openai, anthropic, dependencies } = pricedAudit(500_000);
+    const report = await runAudit({ ...dependencies, lineup: lineupOf(openai, anthropic).lineup }, input);
+    expect(report.audit).toMatchObject({ degraded: true, measured: true });
+    expect(openai.prompts).toHaveLength(report.audit.questions);
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 500_000, reservedMicroUsd: 0 });
   });
 });

@@ -94,7 +94,9 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
       ? 'No buyer questions could be written for this category, so no provider was asked.'
       : providersAsked.length === 0
         ? 'No model provider is configured on this deployment, so no question was asked.'
-        : `Every provider asked failed to answer (${providerErrors.map((error) => `${error.provider}: ${error.reason}`).join('; ')}).`;
+        : sampling.degraded && providerErrors.length > 0 && providerErrors.every((error) => error.kind === 'budget')
+          ? `The monthly provider budget, including its reserve for degraded audits, is used up${budgetRenewal(dependencies)}, so no provider was asked.`
+          : `Every provider asked failed to answer (${providerErrors.map((error) => `${error.provider}: ${error.reason}`).join('; ')}).`;
 
   return {
     mode: dependencies.mode,
@@ -128,4 +130,10 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
     competitors,
     degraded: sampling.degraded,
   };
+}
+
+/** " until 2030-01-01" when the budget says when it renews. */
+function budgetRenewal(dependencies: AuditDependencies): string {
+  const resetAt = dependencies.budget?.status().resetAt;
+  return resetAt === undefined ? '' : ` until ${resetAt.toISOString().slice(0, 10)}`;
 }

@@ -3,10 +3,12 @@
 // reduced to the brands it names and where the audited brand stands among them.
 
 import { createBrandMatcher, extractBrands, positionInList, type BrandMatcher } from '../extraction/index.js';
+import type { BudgetReservation } from '../budget/budget.js';
 import type { MeasurementDependencies } from '../measurements/types.js';
-import type { Provider, ProviderId } from '../providers/types.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS } from '../providers/adapter-options.js';
+import { ProviderFailure, type Provider, type ProviderId } from '../providers/types.js';
 import { websiteDomain } from './website-domain.js';
-import { DEFAULT_SAMPLES_PER_QUESTION, MIN_SAMPLES_PER_QUESTION, type AuditProgress } from './types.js';
+import { DEFAULT_SAMPLES_PER_QUESTION, MIN_SAMPLES_PER_QUESTION, type AuditDependencies, type AuditProgress } from './types.js';
 
 /** What the call log records these calls as. */
 export const AUDIT_PURPOSE = 'audit.buyer_question';
@@ -20,6 +22,8 @@ export interface AuditSamplingRequest {
   samplesPerQuestion?: number | undefined;
   /** Forces degraded mode; it is also entered when the monthly budget is used up. */
   degraded: boolean;
+  /** The answer-length cap of a degraded audit's calls, which its allowance is estimated with (default 1024). */
+  maxOutputTokens?: number | undefined;
   /** The brand's website: its domain also counts as naming the brand. */
   website?: string | undefined;
 }
@@ -72,9 +76,14 @@ export function isDegraded(dependencies: MeasurementDependencies, forced = false
   return [...dependencies.lineup.values()].some((provider) => !budget.hasBudgetLeft(provider.model));
 }
 
-/** Asks each enabled provider each question `samplesPerQuestion` times (once when degraded), all concurrently; failed calls are failed samples. */
+/**
+ * Asks each enabled provider each question `samplesPerQuestion` times (once when degraded), all concurrently;
+ * failed calls are failed samples. A degraded audit first reserves its whole question set per provider from
+ * the monthly budget (its reserve included) in one step: granted, every provider is asked each question once;
+ * refused, no provider is asked and every call is a failed `budget` sample.
+ */
 export async function runAuditSampling(
-  dependencies: MeasurementDependencies,
+  dependencies: Pick<AuditDependencies, 'lineup' | 'budget'>,
   request: AuditSamplingRequest,
   options: AuditSamplingOptions = {},
 ): Promise<AuditSampling> {
@@ -82,39 +91,115 @@ export async function runAuditSampling(
   if (!Number.isInteger(requested) || requested < MIN_SAMPLES_PER_QUESTION) {
     throw new RangeError(`samplesPerQuestion must be an integer of at least ${MIN_SAMPLES_PER_QUESTION}, got ${requested}`);
   }
-  const degraded = isDegraded(dependencies, request.degraded);
-  const samplesPerQuestion = degraded ? 1 : requested;
   const questions = [...request.questions];
   const providers = [...dependencies.lineup.values()];
+  const maxOutputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  // Also degraded when what is left for ordinary calls cannot pay for the full audit: it would run out
+  // part way and leave failed samples, where one sample per question from the reserve is a real answer.
+  const degraded = isDegraded(dependencies, request.degraded) || !fullAuditFits(dependencies, providers, questions, requested, maxOutputTokens);
+  const samplesPerQuestion = degraded ? 1 : requested;
   const matcher = brandMatcherFor(request.brand, request.website);
   const total = providers.length * questions.length * samplesPerQuestion;
   options.signal?.throwIfAborted();
 
+  const allowance = degraded ? reserveDegradedAllowance(dependencies, providers, questions, maxOutputTokens) : undefined;
   let completed = 0;
-  const results = await Promise.all(
-    providers.map(async (provider): Promise<ProviderSamples> => {
-      const calls = await Promise.all(
-        questions.flatMap((question, questionIndex) =>
-          Array.from({ length: samplesPerQuestion }, async (_, sampleIndex): Promise<SampledCall> => {
-            const call = await askOnce(provider, question, questionIndex, sampleIndex, { ...request, degraded }, matcher, options.signal);
-            completed += 1;
-            options.onProgress?.({
-              stage: 'answers',
-              completed,
-              total,
-              label: `${provider.id}: question ${questionIndex + 1}, sample ${sampleIndex + 1}: ${call.ok ? 'ok' : 'failed'}`,
-              provider: provider.id,
-            });
-            return call;
-          }),
-        ),
-      );
-      return { provider: provider.id, model: provider.model, calls };
-    }),
+  try {
+    const results = await Promise.all(
+      providers.map(async (provider, providerIndex): Promise<ProviderSamples> => {
+        const calls = await Promise.all(
+          questions.flatMap((question, questionIndex) =>
+            Array.from({ length: samplesPerQuestion }, async (_, sampleIndex): Promise<SampledCall> => {
+              const planned = allowance?.plan(providerIndex, questionIndex);
+              const call =
+                planned?.refused === undefined
+                  ? await askOnce(provider, question, questionIndex, sampleIndex, request, matcher, options.signal, planned?.reservation)
+                  : refusedCall(questionIndex, sampleIndex, planned.refused);
+              completed += 1;
+              options.onProgress?.({
+                stage: 'answers',
+                completed,
+                total,
+                label: `${provider.id}: question ${questionIndex + 1}, sample ${sampleIndex + 1}: ${call.ok ? 'ok' : 'failed'}`,
+                provider: provider.id,
+              });
+              return call;
+            }),
+          ),
+        );
+        return { provider: provider.id, model: provider.model, calls };
+      }),
+    );
+    // A cancelled audit has no result to report, not a grid of failed samples.
+    options.signal?.throwIfAborted();
+    return { degraded, samplesPerQuestion, questions, providers: results };
+  } finally {
+    // Reservations whose call never ran (cancelled, or a provider without the budget wrapper) are released.
+    allowance?.release();
+  }
+}
+
+/** Whether the ordinary part of the budget can pay for every call of a full audit at its estimate (no budget: yes). */
+function fullAuditFits(
+  dependencies: Pick<AuditDependencies, 'budget'>,
+  providers: readonly Provider[],
+  questions: readonly string[],
+  samplesPerQuestion: number,
+  maxOutputTokens: number,
+): boolean {
+  const budget = dependencies.budget;
+  if (budget === undefined) return true;
+  let estimateMicroUsd = 0;
+  for (const provider of providers) {
+    for (const prompt of questions) estimateMicroUsd += samplesPerQuestion * budget.prices.estimateMicroUsd(provider.model, { prompt, maxOutputTokens });
+  }
+  return estimateMicroUsd === 0 || estimateMicroUsd <= budget.status().remainingMicroUsd;
+}
+
+interface DegradedAllowance {
+  /** The reservation for one provider's question, or the refusal every call of a refused allowance carries. */
+  plan(providerIndex: number, questionIndex: number): { reservation?: BudgetReservation; refused?: ProviderFailure };
+  release(): void;
+}
+
+function reserveDegradedAllowance(
+  dependencies: Pick<AuditDependencies, 'budget'>,
+  providers: readonly Provider[],
+  questions: readonly string[],
+  maxOutputTokens: number,
+): DegradedAllowance | undefined {
+  const budget = dependencies.budget;
+  if (budget === undefined) return undefined;
+  const outcome = budget.reserveAllowance(
+    providers.flatMap((provider) => questions.map((prompt) => ({ provider: provider.id, model: provider.model, prompt, maxOutputTokens }))),
   );
-  // A cancelled audit has no result to report, not a grid of failed samples.
-  options.signal?.throwIfAborted();
-  return { degraded, samplesPerQuestion, questions, providers: results };
+  if (!outcome.granted) {
+    const refused = new Map(
+      providers.map((provider) => [
+        provider,
+        new ProviderFailure({
+          kind: 'budget',
+          provider: provider.id,
+          retryable: false,
+          retryAfterMs: outcome.retryAfterSeconds * 1000,
+          message: `the monthly provider budget and its reserve for degraded audits are used up; they renew at ${outcome.resetAt.toISOString()}`,
+        }),
+      ]),
+    );
+    return { plan: (providerIndex) => ({ refused: refused.get(providers[providerIndex] as Provider) as ProviderFailure }), release: () => undefined };
+  }
+  const reservations = outcome.reservations;
+  return {
+    plan: (providerIndex, questionIndex) => ({ reservation: reservations[providerIndex * questions.length + questionIndex] as BudgetReservation }),
+    // Settling a reservation its call already settled is a no-op, so this frees only the unused ones.
+    release: () => {
+      for (const reservation of reservations) budget.settle(reservation);
+    },
+  };
+}
+
+function refusedCall(questionIndex: number, sampleIndex: number, failure: ProviderFailure): SampledCall {
+  return { questionIndex, sampleIndex, ok: false, answer: null, model: null, brands: [], named: false, position: null, failure };
 }
 
 /** The audited brand's matcher, with its website's domain as another written form. */
@@ -131,13 +216,14 @@ async function askOnce(
   request: AuditSamplingRequest,
   matcher: BrandMatcher,
   signal: AbortSignal | undefined,
+  reservation: BudgetReservation | undefined,
 ): Promise<SampledCall> {
   try {
     const answer = await provider.ask({
       prompt: question,
       purpose: AUDIT_PURPOSE,
-      // Degraded mode is the spec's answer to a used-up budget: one sample per question, past the cap.
-      allowOverBudget: request.degraded,
+      // A degraded audit's call is paid from its allowance, estimated with this answer-length cap.
+      ...(reservation === undefined ? {} : { budgetReservation: reservation, maxOutputTokens: request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS }),
       ...(signal === undefined ? {} : { signal }),
     });
     const brands = extractBrands(answer.text, { brand: request.brand, competitors: request.competitors });

@@ -1,6 +1,7 @@
 // The shapes the full audit (startVisibilityAudit) produces, in the spec's words. The REST layer adds
 // `id`, `createdAt`, `rateLimit` and fills `categoryBenchmark`; everything else comes from runAudit.
 
+import type { Budget } from '../budget/budget.js';
 import type { CrawlReport } from '../crawl/crawl-report.js';
 import type { MeasurementDependencies } from '../measurements/types.js';
 import type { PromptLanguage } from '../measurements/prompts.js';
@@ -9,9 +10,14 @@ import type { ProviderFailureKind, ProviderId } from '../providers/types.js';
 /** Which lineup measured the audit: the real providers, or the simulator with `demo-` model ids. */
 export type AuditMode = 'live' | 'demo';
 
+/** What the audit asks of the monthly budget: whether money is left for a full audit, and a degraded audit's allowance. */
+export type AuditBudget = Pick<Budget, 'hasBudgetLeft' | 'status' | 'reserveAllowance' | 'settle' | 'prices'>;
+
 /** What the audit runs against: the quick measurements' providers and budget, plus which lineup they are. */
 export interface AuditDependencies extends MeasurementDependencies {
   mode: AuditMode;
+  /** Without one (tests, a budget-less composition) nothing is reserved ahead and nothing degrades the audit but the caller. */
+  budget?: AuditBudget | undefined;
 }
 
 /** A closed interval [low, high]. */

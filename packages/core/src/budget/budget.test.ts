@@ -13,8 +13,9 @@ const { open, dataDir } = useTempStores('budget');
 const prices = createPriceTable({ 'test-model': { input: 0, output: 1 } });
 const thousandTokens = { provider: 'openai', model: 'test-model', prompt: 'Which CRM is best?', maxOutputTokens: 1000 } as const;
 
+/** A $0.01 budget (10,000 micro-dollars); without a degraded reserve unless a test asks for one. */
 function budgetOn(store: Store, options: Partial<BudgetOptions> = {}): Budget {
-  return createBudget(store.budgetRepository, { monthlyBudgetUsd: 0.01, prices, ...options });
+  return createBudget(store.budgetRepository, { monthlyBudgetUsd: 0.01, prices, degradedReserveFraction: 0, ...options });
 }
 
 function granted(outcome: ReserveOutcome) {
@@ -171,6 +172,54 @@ describe('createBudget: free models and the degraded-mode hook', () => {
 
   it('refuses a negative cap', () => {
     expect(() => createBudget(open().budgetRepository, { monthlyBudgetUsd: -1 })).toThrow(/>= 0/);
+  });
+});
+
+describe('createBudget: the reserve for degraded audits', () => {
+  it('stops ordinary calls at the cap less the reserve, and lets an allowance spend the reserve, all or nothing', () => {
+    // A $0.01 cap with 30% kept back: ordinary calls get 7,000 micro-dollars, a degraded audit up to 10,000.
+    const budget = budgetOn(open(), { degradedReserveFraction: 0.3 });
+    expect(budget.status()).toMatchObject({ capMicroUsd: 10_000, degradedReserveMicroUsd: 3_000, remainingMicroUsd: 7_000, degradedRemainingMicroUsd: 10_000 });
+    const ordinary = Array.from({ length: 7 }, () => granted(budget.reserve(thousandTokens)));
+    refused(budget.reserve(thousandTokens));
+    expect(budget.hasBudgetLeft('test-model')).toBe(false);
+    expect(budget.status()).toMatchObject({ exhausted: true, remainingMicroUsd: 0, degradedRemainingMicroUsd: 3_000 });
+
+    // Four calls do not fit in the 3,000 left: nothing is reserved.
+    const tooMany = budget.reserveAllowance(Array.from({ length: 4 }, () => thousandTokens));
+    expect(tooMany.granted).toBe(false);
+    expect(budget.status().reservedMicroUsd).toBe(7_000);
+
+    const allowance = budget.reserveAllowance(Array.from({ length: 3 }, () => thousandTokens));
+    if (!allowance.granted) throw new Error('expected the allowance to be granted');
+    expect(allowance.reservations.map((reservation) => reservation.estimateMicroUsd)).toEqual([1000, 1000, 1000]);
+    expect(budget.status()).toMatchObject({ reservedMicroUsd: 10_000, degradedRemainingMicroUsd: 0 });
+    expect(budget.reserveAllowance([thousandTokens]).granted).toBe(false);
+
+    // Settling gives back what a call did not use, to ordinary calls only once the reserve is whole again.
+    for (const reservation of [...ordinary, ...allowance.reservations]) budget.settle(reservation, { usage: { inputTokens: 0, outputTokens: 500 } });
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 5_000, reservedMicroUsd: 0, remainingMicroUsd: 2_000, degradedRemainingMicroUsd: 5_000 });
+  });
+
+  it('keeps a tenth of the cap by default and refuses a fraction outside 0..1', () => {
+    const store = open();
+    expect(createBudget(store.budgetRepository, { monthlyBudgetUsd: 50 }).status()).toMatchObject({ degradedReserveUsd: 5, remainingUsd: 45 });
+    expect(() => createBudget(store.budgetRepository, { monthlyBudgetUsd: 50, degradedReserveFraction: 1.5 })).toThrow(/degradedReserveFraction/);
+  });
+
+  it('never exceeds the cap when ordinary reservations and allowances race', async () => {
+    const budget = budgetOn(open(), { degradedReserveFraction: 0.5 });
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, async (_, index) =>
+        index % 3 === 0 ? budget.reserveAllowance([thousandTokens, thousandTokens]) : budget.reserve(thousandTokens),
+      ),
+    );
+    expect(outcomes.some((outcome) => outcome.granted)).toBe(true);
+    const status = budget.status();
+    expect(status.reservedMicroUsd).toBeLessThanOrEqual(10_000);
+    // Ordinary reservations alone never pass the ordinary ceiling.
+    const ordinaryGranted = outcomes.filter((outcome, index) => index % 3 !== 0 && outcome.granted).length;
+    expect(ordinaryGranted * 1000).toBeLessThanOrEqual(5_000);
   });
 });
 

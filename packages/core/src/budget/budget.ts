@@ -8,17 +8,23 @@ export interface BudgetStatus {
   /** The UTC calendar month, "YYYY-MM". */
   month: string;
   capMicroUsd: number;
+  /** The part of the cap only degraded audits may spend (see {@link BudgetOptions.degradedReserveFraction}). */
+  degradedReserveMicroUsd: number;
   /** Settled spend of this month. */
   spentMicroUsd: number;
   /** Estimates of calls still in flight. */
   reservedMicroUsd: number;
-  /** What is left for new calls: cap - spent - reserved, never below zero. */
+  /** What is left for ordinary calls: cap - degraded reserve - spent - reserved, never below zero. */
   remainingMicroUsd: number;
+  /** What is left for degraded audits: cap - spent - reserved, never below zero (the reserve plus any ordinary money left). */
+  degradedRemainingMicroUsd: number;
   capUsd: number;
+  degradedReserveUsd: number;
   spentUsd: number;
   reservedUsd: number;
   remainingUsd: number;
-  /** True when nothing is left for a call that costs money. */
+  degradedRemainingUsd: number;
+  /** True when nothing is left for an ordinary call that costs money: repeat and check answer 503, audits degrade. */
   exhausted: boolean;
   /** When the next month (and a fresh budget) starts, 00:00 UTC on its first day. */
   resetAt: Date;
@@ -41,12 +47,18 @@ export interface ReserveRequest {
   prompt: string;
   /** The answer-length cap the call runs with; the estimate assumes all of it is used. */
   maxOutputTokens: number;
-  /**
-   * Reserve even past the cap. Only the audit's degraded mode asks for this: the spec keeps audits
-   * working when the budget is used up, with one sample per question (and the audit's own limits).
-   */
-  overCap?: boolean | undefined;
 }
+
+/** A degraded audit's allowance: one reservation per planned call, in the order asked for. */
+export type AllowanceOutcome =
+  | { granted: true; reservations: BudgetReservation[] }
+  | {
+      granted: false;
+      /** Whole seconds until the month turns, at least 1. */
+      retryAfterSeconds: number;
+      resetAt: Date;
+      status: BudgetStatus;
+    };
 
 export type ReserveOutcome =
   | { granted: true; reservation: BudgetReservation }
@@ -71,8 +83,14 @@ export interface Budget {
   status(): BudgetStatus;
   /** Whether a call can still be paid for; a model that costs nothing always can (the degraded-mode hook). */
   hasBudgetLeft(model?: string): boolean;
-  /** Holds an estimate for one call, or refuses when spent + reserved + estimate would pass the cap. */
+  /** Holds an estimate for one call, or refuses when spent + reserved + estimate would pass the cap less the degraded reserve. */
   reserve(request: ReserveRequest): ReserveOutcome;
+  /**
+   * A degraded audit's allowance: reserves every planned call at once, all or none, against the whole cap
+   * (the degraded reserve included), so once granted each call is paid for. Hand each reservation to its
+   * call (`AskRequest.budgetReservation`) and settle the ones never used.
+   */
+  reserveAllowance(requests: readonly ReserveRequest[]): AllowanceOutcome;
   /** Releases a reservation and adds the call's real cost; returns that cost in micro-dollars. */
   settle(reservation: BudgetReservation, outcome?: SettleOutcome): number;
   /** Turns reservations older than the stale age into spend at their estimate; returns how many. */
@@ -90,7 +108,15 @@ export interface BudgetOptions {
   now?: () => Date;
   /** Age after which an unsettled reservation is taken as spent (default 10 minutes). */
   staleReservationMs?: number;
+  /**
+   * The share of the cap kept back for degraded audits (default {@link DEFAULT_DEGRADED_RESERVE_FRACTION}):
+   * ordinary calls stop at cap x (1 - fraction), degraded audits may spend up to the cap.
+   */
+  degradedReserveFraction?: number;
 }
+
+/** A tenth of the month's cap is kept so that audits still ask every provider once when the rest is spent. */
+export const DEFAULT_DEGRADED_RESERVE_FRACTION = 0.1;
 
 /** No provider call lasts this long (timeouts and retries end far sooner), so a reservation this old was orphaned. */
 export const DEFAULT_STALE_RESERVATION_MS = 10 * 60_000;
@@ -100,7 +126,14 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
   if (!Number.isFinite(options.monthlyBudgetUsd) || options.monthlyBudgetUsd < 0) {
     throw new TypeError('monthlyBudgetUsd must be a number of US dollars >= 0');
   }
+  const reserveFraction = options.degradedReserveFraction ?? DEFAULT_DEGRADED_RESERVE_FRACTION;
+  if (!Number.isFinite(reserveFraction) || reserveFraction < 0 || reserveFraction > 1) {
+    throw new TypeError('degradedReserveFraction must be a number from 0 to 1');
+  }
   const capMicroUsd = Math.round(options.monthlyBudgetUsd * 1_000_000);
+  const degradedReserveMicroUsd = Math.round(capMicroUsd * reserveFraction);
+  // Ordinary calls stop here; only a degraded audit's allowance may go on to the cap.
+  const ordinaryCapMicroUsd = capMicroUsd - degradedReserveMicroUsd;
   const prices = options.prices ?? createPriceTable(options.modelPrices ?? {});
   const now = options.now ?? (() => new Date());
   const staleAfterMs = options.staleReservationMs ?? DEFAULT_STALE_RESERVATION_MS;
@@ -110,17 +143,22 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
   function statusAt(moment: Date): BudgetStatus {
     const month = monthOf(moment);
     const totals = repository.totals(month);
-    const remainingMicroUsd = Math.max(0, capMicroUsd - totals.spentMicroUsd - totals.reservedMicroUsd);
+    const remainingMicroUsd = Math.max(0, ordinaryCapMicroUsd - totals.spentMicroUsd - totals.reservedMicroUsd);
+    const degradedRemainingMicroUsd = Math.max(0, capMicroUsd - totals.spentMicroUsd - totals.reservedMicroUsd);
     return {
       month,
       capMicroUsd,
+      degradedReserveMicroUsd,
       spentMicroUsd: totals.spentMicroUsd,
       reservedMicroUsd: totals.reservedMicroUsd,
       remainingMicroUsd,
+      degradedRemainingMicroUsd,
       capUsd: toUsd(capMicroUsd),
+      degradedReserveUsd: toUsd(degradedReserveMicroUsd),
       spentUsd: toUsd(totals.spentMicroUsd),
       reservedUsd: toUsd(totals.reservedMicroUsd),
       remainingUsd: toUsd(remainingMicroUsd),
+      degradedRemainingUsd: toUsd(degradedRemainingMicroUsd),
       exhausted: remainingMicroUsd === 0,
       resetAt: nextMonthStart(moment),
     };
@@ -147,6 +185,41 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
 
   reclaimStaleReservations();
 
+  function refusal(moment: Date): Extract<ReserveOutcome, { granted: false }> {
+    const status = statusAt(moment);
+    return {
+      granted: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((status.resetAt.getTime() - moment.getTime()) / 1000)),
+      resetAt: status.resetAt,
+      status,
+    };
+  }
+
+  /** Stores the reservations when spent + reserved + their estimates fit under the ceiling (free calls always fit), in one IMMEDIATE transaction. */
+  function reserveAll(requests: readonly ReserveRequest[], ceilingMicroUsd: number, moment: Date): BudgetReservation[] | undefined {
+    const estimates = requests.map((request) => prices.estimateMicroUsd(request.model, request));
+    const totalMicroUsd = estimates.reduce((sum, estimate) => sum + estimate, 0);
+    // The check and the inserts share one transaction, so concurrent reservations cannot overspend.
+    return repository.transaction((): BudgetReservation[] | undefined => {
+      const month = monthOf(moment);
+      const totals = repository.totals(month);
+      // Free calls (demo lineup) never spend money, so they are never refused.
+      if (totalMicroUsd > 0 && totals.spentMicroUsd + totals.reservedMicroUsd + totalMicroUsd > ceilingMicroUsd) return undefined;
+      return requests.map((request, index) => {
+        const granted = {
+          id: randomUUID(),
+          provider: request.provider,
+          model: request.model,
+          month,
+          estimateMicroUsd: estimates[index] ?? 0,
+          createdAt: moment,
+        };
+        repository.insertReservation({ ...granted, createdAtMs: moment.getTime() });
+        return granted;
+      });
+    });
+  }
+
   return {
     prices,
     status() {
@@ -161,34 +234,14 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
     reserve(request) {
       reclaimOccasionally();
       const moment = now();
-      const estimateMicroUsd = prices.estimateMicroUsd(request.model, request);
-      // The check and the insert share one IMMEDIATE transaction, so concurrent reservations cannot overspend.
-      const reservation = repository.transaction((): BudgetReservation | undefined => {
-        const month = monthOf(moment);
-        const totals = repository.totals(month);
-        // A free call (demo lineup) never spends money, so it is never refused.
-        if (request.overCap !== true && estimateMicroUsd > 0 && totals.spentMicroUsd + totals.reservedMicroUsd + estimateMicroUsd > capMicroUsd) {
-          return undefined;
-        }
-        const granted = {
-          id: randomUUID(),
-          provider: request.provider,
-          model: request.model,
-          month,
-          estimateMicroUsd,
-          createdAt: moment,
-        };
-        repository.insertReservation({ ...granted, createdAtMs: moment.getTime() });
-        return granted;
-      });
-      if (reservation !== undefined) return { granted: true, reservation };
-      const status = statusAt(moment);
-      return {
-        granted: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((status.resetAt.getTime() - moment.getTime()) / 1000)),
-        resetAt: status.resetAt,
-        status,
-      };
+      const [reservation] = reserveAll([request], ordinaryCapMicroUsd, moment) ?? [];
+      return reservation === undefined ? refusal(moment) : { granted: true, reservation };
+    },
+    reserveAllowance(requests) {
+      reclaimOccasionally();
+      const moment = now();
+      const reservations = reserveAll(requests, capMicroUsd, moment);
+      return reservations === undefined ? refusal(moment) : { granted: true, reservations };
     },
     settle(reservation, outcome = {}) {
       // Settling twice would count the call twice; the second time is a no-op.

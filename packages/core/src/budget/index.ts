@@ -1,5 +1,5 @@
-export { createBudget, DEFAULT_STALE_RESERVATION_MS, monthOf, nextMonthStart } from './budget.js';
-export type { Budget, BudgetOptions, BudgetReservation, BudgetStatus, ReserveOutcome, ReserveRequest, SettleOutcome } from './budget.js';
+export { createBudget, DEFAULT_DEGRADED_RESERVE_FRACTION, DEFAULT_STALE_RESERVATION_MS, monthOf, nextMonthStart } from './budget.js';
+export type { AllowanceOutcome, Budget, BudgetOptions, BudgetReservation, BudgetStatus, ReserveOutcome, ReserveRequest, SettleOutcome } from './budget.js';
 export {
   createPriceTable,
   DEFAULT_MODEL_PRICES,

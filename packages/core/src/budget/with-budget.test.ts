@@ -55,16 +55,21 @@ describe('withBudget', () => {
     expect(calls).toHaveLength(0);
   });
 
-  it('lets the audit degraded mode spend past the cap, and records that spend', async () => {
-    const budget = budgetAt(0);
+  it('pays a call from a reservation made ahead (a degraded audit’s allowance) without reserving again', async () => {
+    // $0.01 with half kept for degraded audits; the ordinary half is already spent.
+    const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: 0.01, degradedReserveFraction: 0.5, now: () => new Date('2026-03-31T23:00:00Z') });
+    store.budgetRepository.addSpend('2026-03', 5_000, 1, new Date('2026-03-31T22:00:00Z'));
     const { provider, calls } = fakeProvider(async () => answer({ inputTokens: 1000, outputTokens: 1000 }));
     const guarded = withBudget(provider, budget);
     await expect(guarded.ask({ prompt: 'Best CRM?' })).rejects.toMatchObject({ kind: 'budget' });
-    const result = await guarded.ask({ prompt: 'Best CRM?', allowOverBudget: true });
+    const allowance = budget.reserveAllowance([{ provider: 'openai', model: 'gpt-4.1-mini', prompt: 'Best CRM?', maxOutputTokens: 1024 }]);
+    if (!allowance.granted) throw new Error('expected the allowance to be granted');
+    const [reservation] = allowance.reservations;
+    const result = await guarded.ask({ prompt: 'Best CRM?', maxOutputTokens: 1024, budgetReservation: reservation });
     expect(result.text).toBe('HubSpot, Salesforce');
     expect(calls).toHaveLength(1);
-    expect(budget.status().spentMicroUsd).toBe(2000);
-    expect(budget.status().exhausted).toBe(true);
+    // Settled at the real cost (1000 in at $0.40 + 1000 out at $1.60 per million), the reservation gone.
+    expect(budget.status()).toMatchObject({ spentMicroUsd: 7_000, reservedMicroUsd: 0 });
   });
 
   it('reserves the estimate during the call and settles the real cost after', async () => {

@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../providers/adapter-options.js';
 import { ProviderFailure, type Answer, type AskRequest, type Provider } from '../providers/types.js';
-import type { Budget } from './budget.js';
+import type { Budget, BudgetReservation } from './budget.js';
 
 export interface WithBudgetOptions {
   /** The answer-length cap the inner adapter uses when a request names none (default 1024, the adapters' default). */
@@ -10,39 +10,41 @@ export interface WithBudgetOptions {
 /**
  * Wraps a provider so every call reserves its estimate first and settles its real cost after; when the
  * month's budget cannot cover the estimate it throws a `budget` ProviderFailure without calling the provider.
+ * A call that brings its own reservation (a degraded audit's allowance) uses it instead of reserving.
  */
 export function withBudget(provider: Provider, budget: Budget, options: WithBudgetOptions = {}): Provider {
   const defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+  function reserveOrThrow(request: AskRequest): BudgetReservation {
+    const outcome = budget.reserve({
+      provider: provider.id,
+      model: provider.model,
+      prompt: request.prompt,
+      maxOutputTokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
+    });
+    if (outcome.granted) return outcome.reservation;
+    throw new ProviderFailure({
+      kind: 'budget',
+      provider: provider.id,
+      // Waiting seconds will not refill it; only the new month does, which retryAfterMs states.
+      retryable: false,
+      retryAfterMs: outcome.retryAfterSeconds * 1000,
+      message: `the monthly provider budget is used up; it renews at ${outcome.resetAt.toISOString()}`,
+    });
+  }
   return {
     id: provider.id,
     model: provider.model,
     async ask(request: AskRequest): Promise<Answer> {
-      const outcome = budget.reserve({
-        provider: provider.id,
-        model: provider.model,
-        prompt: request.prompt,
-        maxOutputTokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
-        overCap: request.allowOverBudget === true,
-      });
-      if (!outcome.granted) {
-        throw new ProviderFailure({
-          kind: 'budget',
-          provider: provider.id,
-          // Waiting seconds will not refill it; only the new month does, which retryAfterMs states.
-          retryable: false,
-          retryAfterMs: outcome.retryAfterSeconds * 1000,
-          message: `the monthly provider budget is used up; it renews at ${outcome.resetAt.toISOString()}`,
-        });
-      }
+      const reservation = request.budgetReservation ?? reserveOrThrow(request);
       let answer: Answer;
       try {
         answer = await provider.ask(request);
       } catch (error) {
         // A failed call reports no usage, so it settles at zero and frees its reservation.
-        budget.settle(outcome.reservation);
+        budget.settle(reservation);
         throw error;
       }
-      budget.settle(outcome.reservation, { model: answer.model, usage: answer.usage });
+      budget.settle(reservation, { model: answer.model, usage: answer.usage });
       return answer;
     },
   };

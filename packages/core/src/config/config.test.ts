@@ -21,6 +21,8 @@ describe('loadConfig', () => {
     expect(config.providers).toEqual({});
     expect(config.trustProxy).toBe(false);
     expect(config.crawlHostMap.size).toBe(0);
+    expect(config.providerConcurrency).toBe(10);
+    expect(config.degradedAuditReservePercent).toBe(10);
   });
 
   it('turns live and enables exactly the providers whose key is set', () => {
@@ -54,12 +56,13 @@ describe('loadConfig', () => {
       PROVIDER_MODE: 'sometimes',
       SMTP_URL: 'mail.example.com',
       SESSION_SECRET: 'short',
+      DEGRADED_AUDIT_RESERVE_PERCENT: '120',
     });
     const text = problems.join('\n');
-    for (const name of ['PORT', 'BASE_URL', 'MONTHLY_BUDGET_USD', 'PROVIDER_MODE', 'SMTP_URL', 'SESSION_SECRET']) {
+    for (const name of ['PORT', 'BASE_URL', 'MONTHLY_BUDGET_USD', 'PROVIDER_MODE', 'SMTP_URL', 'SESSION_SECRET', 'DEGRADED_AUDIT_RESERVE_PERCENT']) {
       expect(text).toContain(name);
     }
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
   });
 
   it('reads the MCP session caps, with 1,000 in all, 50 per caller and 10 minutes idle by default', () => {

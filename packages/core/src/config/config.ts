@@ -34,6 +34,8 @@ export interface Config {
   /** Models to ask, per provider, whatever the mode. */
   models: Record<ProviderId, string>;
   monthlyBudgetUsd: number;
+  /** Percent of the monthly budget kept for degraded audits (DEGRADED_AUDIT_RESERVE_PERCENT). */
+  degradedAuditReservePercent: number;
   /** Operator prices (MODEL_PRICES, USD per million tokens) merged over the budget's default price table. */
   modelPrices: Readonly<Record<string, ModelPrice>>;
   crawlHostMap: ReadonlyMap<string, string>;
@@ -53,6 +55,13 @@ export interface Config {
   /** An MCP session with no request in flight for this long is closed (MCP_SESSION_IDLE_SECONDS). */
   mcpSessionIdleMs: number;
 }
+
+/**
+ * Calls in flight at once per provider when PROVIDER_CONCURRENCY is unset. An audit asks at most 30 calls per
+ * provider (10 questions x 3 samples): 10 slots make that 3 waves, and even with 2 s answers 10 slots are at
+ * most 300 requests a minute, inside the entry tiers of OpenAI and Gemini (docs/providers.md, "Concurrency caps").
+ */
+export const DEFAULT_PROVIDER_CONCURRENCY = 10;
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevelName = (typeof LOG_LEVELS)[number];
@@ -137,7 +146,8 @@ const environmentSchema = z.object({
   ),
   PROVIDER_TIMEOUT_MS: integerInRange(1_000, 600_000, 45_000),
   PROVIDER_MAX_RETRIES: integerInRange(0, 10, 2),
-  PROVIDER_CONCURRENCY: integerInRange(1, 64, 4),
+  PROVIDER_CONCURRENCY: integerInRange(1, 64, DEFAULT_PROVIDER_CONCURRENCY),
+  DEGRADED_AUDIT_RESERVE_PERCENT: integerInRange(0, 100, 10),
   REPEAT_DAILY_CAP: integerInRange(1, 1_000_000, 200),
   MCP_MAX_SESSIONS: integerInRange(1, 100_000, 1_000),
   MCP_MAX_SESSIONS_PER_CALLER: integerInRange(1, 100_000, 50),
@@ -278,6 +288,7 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     providers: providerMode === 'live' ? providers : {},
     models,
     monthlyBudgetUsd: values.MONTHLY_BUDGET_USD,
+    degradedAuditReservePercent: values.DEGRADED_AUDIT_RESERVE_PERCENT,
     modelPrices: parseModelPrices(values.MODEL_PRICES),
     crawlHostMap: parseCrawlHostMap(values.CRAWL_HOST_MAP),
     smtpUrl: values.SMTP_URL,

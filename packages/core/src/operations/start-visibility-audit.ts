@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { computeCategoryBenchmark, runAudit, type AuditMode, type AuditProgress, type AuditReport } from '../audit/index.js';
+import { computeCategoryBenchmark, runAudit, type AuditBudget, type AuditMode, type AuditProgress, type AuditReport } from '../audit/index.js';
 import { crawlSite, type CrawlFailureCode, type CrawlHostMap, type CrawlOptions, type CrawlReport } from '../crawl/index.js';
 import { normalizeBrandKey } from '../extraction/index.js';
 import type { Logger } from '../logging/logger.js';
@@ -12,6 +12,8 @@ import type { ValidAuditRequest } from './audit-request.js';
 /** What starting an audit needs beyond the providers: where it is stored and how its mail goes. */
 export interface StartAuditDependencies extends MeasurementDependencies {
   mode: AuditMode;
+  /** The monthly budget: whether the audit degrades, and a degraded audit's allowance. */
+  budget?: AuditBudget | undefined;
   auditRepository: AuditRepository;
   mailer: Mailer | undefined;
   baseUrl: string;

@@ -1,3 +1,5 @@
+import type { BudgetReservation } from '../budget/budget.js';
+
 /** The provider ids the service accepts, in the spec's words. */
 export const PROVIDER_IDS = ['openai', 'gemini', 'anthropic'] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
@@ -15,8 +17,12 @@ export interface AskRequest {
   signal?: AbortSignal;
   /** What the call is for (e.g. "repeat", "check.recognition"); kept in the call log, never sent. */
   purpose?: string;
-  /** Spend past the monthly cap: only the audit's degraded mode (one sample per question) sets it. */
-  allowOverBudget?: boolean;
+  /**
+   * A reservation made ahead for this very call (a degraded audit's allowance, `Budget.reserveAllowance`):
+   * the budget wrapper settles it instead of reserving again. Its estimate assumes this request's prompt and
+   * `maxOutputTokens`.
+   */
+  budgetReservation?: BudgetReservation;
 }
 
 export interface TokenUsage {

@@ -71,7 +71,8 @@ describe('renderReportMarkdown', () => {
     expect(markdown.startsWith('# HubSpot: AI visibility snapshot\n')).toBe(true);
     expect(markdown).toContain('**Visibility score: 46 (95% CI 35–58)** out of 100 · Medium risk · Medium confidence');
     expect(markdown).toContain('- Measured: 2025-05-01 14:03 UTC');
-    expect(markdown).toContain('- Website: ` https://www.hubspot.com `');
+    // Escaped text, not a link or a code span: it renders as the address, and no autolink forms.
+    expect(markdown).toContain('- Website: https\\://www\\.hubspot.com');
     expect(markdown).not.toContain('Demo lineup');
     expect(renderReportMarkdown(view(auditResponse()), { headingLevel: 2 }).startsWith('## HubSpot')).toBe(true);
   });

@@ -1,6 +1,7 @@
 // The report as markdown, for AI assistants reading /share/{token}.md. Same content as the HTML view.
-// Untrusted text (brands, competitors, model ids, answers, reasons, crawl-derived steps) is escaped
-// so it renders as the literal text: no links, images, HTML, headings or broken table cells.
+// Every line is built with the `md` tagged template, so untrusted text (brands, competitors, model ids,
+// answers, reasons, crawl-derived steps) is escaped by construction and renders as the literal text:
+// no links, images, HTML, code, headings or broken table cells.
 
 import {
   confidenceLabel,
@@ -23,204 +24,182 @@ import {
   questionsWonText,
   riskLabel,
 } from './format.js';
+import { md, markdownLines, trustedMarkdown, type TrustedMarkdown } from '../markdown-text.js';
 import type { ReportView } from './report-model.js';
+
+export { escapeMarkdown } from '../markdown-text.js';
 
 export interface ReportMarkdownOptions {
   /** Level of the report's title heading (1 by default; 2 when embedded under a page title). */
   headingLevel?: 1 | 2 | undefined;
 }
 
-/**
- * Escapes untrusted text for inline markdown (GFM), table cells included, as one line: every
- * character that can open markup is backslash-escaped, bare URLs and e-mail addresses are broken so no
- * autolink forms, `<` and `>` are escaped so no HTML passes, control characters are dropped.
- */
-export function escapeMarkdown(text: string): string {
-  let out = oneLine(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/gu, ''));
-  out = out.replace(/[\\`*_[\]<>|~&@!]/gu, '\\$&');
-  // GFM autolinks: "https://…", "www.…".
-  out = out.replace(/\b(https?|ftp|mailto|xmpp):/giu, '$1\\:').replace(/\bwww\./giu, 'www\\.');
-  // Markup that only counts at the start of a line (a cell or list item starts one too).
-  out = out.replace(/^([#+=-])/u, '\\$1').replace(/^(\d+)([.)])/u, '$1\\$2');
-  return out;
+type Lines = Array<TrustedMarkdown | ''>;
+
+function table(headers: TrustedMarkdown[], rows: TrustedMarkdown[][]): TrustedMarkdown {
+  const line = (cells: TrustedMarkdown[]): string => `| ${cells.map((cell) => (cell.markdown === '' ? ' ' : cell.markdown)).join(' | ')} |`;
+  return trustedMarkdown([line(headers), `|${headers.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n'));
 }
 
-const m = escapeMarkdown;
-
-/** Untrusted text as an inline code span (no links, no HTML inside); not for table cells. */
-export function markdownCode(text: string): string {
-  const line = oneLine(text.replace(/[\u0000-\u001F\u007F]/gu, ' '));
-  const longestRun = Math.max(0, ...(line.match(/`+/gu) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longestRun + 1);
-  return `${fence} ${line} ${fence}`;
+function brandName(view: ReportView, fallback = 'the brand'): TrustedMarkdown {
+  return view.brand === '' ? trustedMarkdown(fallback) : md`${view.brand}`;
 }
 
-function table(headers: string[], rows: string[][]): string {
-  const line = (cells: string[]): string => `| ${cells.map((cell) => (cell === '' ? ' ' : cell)).join(' | ')} |`;
-  return [line(headers), `|${headers.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
-}
-
-function brandName(view: ReportView, fallback = 'the brand'): string {
-  return view.brand === '' ? fallback : m(view.brand);
-}
-
-function headline(view: ReportView, level: 1 | 2): string[] {
+function headline(view: ReportView, level: 1 | 2): Lines {
   const { summary } = view;
-  const out: string[] = [];
-  out.push(`${'#'.repeat(level)} ${brandName(view, 'Brand')}: AI visibility snapshot`, '');
+  const out: Lines = [];
+  out.push(md`${trustedMarkdown('#'.repeat(level))} ${brandName(view, 'Brand')}: AI visibility snapshot`, '');
   const category =
     view.categoryLocalized !== null && view.categoryLocalized !== view.category
-      ? `${m(view.category)} (asked as “${m(view.categoryLocalized)}”${view.measurementLocale === null ? '' : `, ${m(view.measurementLocale)}`})`
-      : m(view.category === '' ? 'not given' : view.category);
-  out.push(`- Website: ${view.website === '' ? 'not given' : markdownCode(view.website)}`);
-  out.push(`- Category: ${category}`);
-  out.push(`- Measured: ${m(formatDateTime(view.createdAt))}`);
-  if (view.mode !== null) out.push(`- Lineup: ${m(view.mode)}`);
+      ? md`${view.category} (asked as “${view.categoryLocalized}”${view.measurementLocale === null ? '' : md`, ${view.measurementLocale}`})`
+      : md`${view.category === '' ? 'not given' : view.category}`;
+  out.push(md`- Website: ${view.website === '' ? 'not given' : view.website}`);
+  out.push(md`- Category: ${category}`);
+  out.push(md`- Measured: ${formatDateTime(view.createdAt)}`);
+  if (view.mode !== null) out.push(md`- Lineup: ${view.mode}`);
   out.push('');
-  if (view.isDemo) out.push(`> **${DEMO_BANNER_TEXT}.** The answers come from the built-in simulator (model ids starting with \`demo-\`).`, '');
+  if (view.isDemo) out.push(md`> **${DEMO_BANNER_TEXT}.** The answers come from the built-in simulator (model ids starting with \`demo-\`).`, '');
 
   if (!summary.measured) {
-    out.push(`**Not measured.** ${m(notMeasuredText(summary))}`, '');
-    out.push(`This is not a score of 0: no provider answered, so nothing is known about whether assistants name ${brandName(view)}.`, '');
+    out.push(md`**Not measured.** ${notMeasuredText(summary)}`, '');
+    out.push(md`This is not a score of 0: no provider answered, so nothing is known about whether assistants name ${brandName(view)}.`, '');
   } else {
     const confidence = confidenceLabel(summary.confidence);
     const score = formatScoreWithInterval(summary.score, summary.scoreInterval);
-    out.push(`**Visibility score: ${m(score)}** out of 100 · ${m(riskLabel(summary.risk))}${confidence === null ? '' : ` · ${m(confidence)}`}`, '');
-    out.push(m(measurementSentence(view)), '');
+    out.push(md`**Visibility score: ${score}** out of 100 · ${riskLabel(summary.risk)}${confidence === null ? '' : md` · ${confidence}`}`, '');
+    out.push(md`${measurementSentence(view)}`, '');
   }
-  if (summary.degraded) out.push(`> ${m(degradedText(summary))} [How degraded snapshots work](${DEGRADED_HREF}).`, '');
+  if (summary.degraded) out.push(md`> ${degradedText(summary)} [How degraded snapshots work](${trustedMarkdown(DEGRADED_HREF)}).`, '');
   return out;
 }
 
-function findings(view: ReportView): string[] {
-  const out = ['## Findings by provider', ''];
-  if (view.findings.length === 0) return [...out, 'No provider answered, so there are no findings.', ''];
+function findings(view: ReportView): Lines {
+  const out: Lines = [md`## Findings by provider`, ''];
+  if (view.findings.length === 0) return [...out, md`No provider answered, so there are no findings.`, ''];
   const rows = view.findings.map((finding) => {
     const answers =
       finding.successfulSamples === null
         ? 'n/a'
         : `${finding.successfulSamples}${finding.samples === null ? '' : ` of ${finding.samples}`}${finding.failedSamples ? ` (${finding.failedSamples} failed)` : ''}`;
     return [
-      m(finding.provider),
-      m(modelLabel(finding.model, finding.demo || view.isDemo)),
-      m(formatScoreWithInterval(finding.score, finding.scoreInterval)),
-      m(formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval)),
-      m(formatPosition(finding.averagePosition)),
-      finding.shareOfVoice === null ? 'n/a' : m(formatPercent(finding.shareOfVoice)),
-      m(answers),
-      m(finding.summary),
+      md`${finding.provider}`,
+      md`${modelLabel(finding.model, finding.demo || view.isDemo)}`,
+      md`${formatScoreWithInterval(finding.score, finding.scoreInterval)}`,
+      md`${formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval)}`,
+      md`${formatPosition(finding.averagePosition)}`,
+      md`${finding.shareOfVoice === null ? 'n/a' : formatPercent(finding.shareOfVoice)}`,
+      md`${answers}`,
+      md`${finding.summary}`,
     ];
   });
-  return [
-    ...out,
-    table(['Provider', 'Model', 'Score (95% CI)', 'Mention rate (95% CI)', 'Average position', 'Share of voice', 'Answers', 'Summary'], rows),
-    '',
-  ];
+  const headers = ['Provider', 'Model', 'Score (95% CI)', 'Mention rate (95% CI)', 'Average position', 'Share of voice', 'Answers', 'Summary'];
+  return [...out, table(headers.map((header) => md`${header}`), rows), ''];
 }
 
-function failed(view: ReportView): string[] {
+function failed(view: ReportView): Lines {
   if (view.failedProviders.length === 0) return [];
   const rows = view.failedProviders.map((failure) => [
-    m(failure.provider),
-    m(modelLabel(failure.model, failure.demo || view.isDemo)),
-    'not measured',
-    m(failure.reason),
-    failure.failedSamples === null ? 'n/a' : String(failure.failedSamples),
+    md`${failure.provider}`,
+    md`${modelLabel(failure.model, failure.demo || view.isDemo)}`,
+    md`not measured`,
+    md`${failure.reason}`,
+    md`${failure.failedSamples === null ? 'n/a' : failure.failedSamples}`,
   ]);
   return [
-    '## Providers not measured',
+    md`## Providers not measured`,
     '',
-    'These providers were asked but never answered. They are **not measured**, which is not the same as “not mentioned”: they have no score and do not count in the overall score.',
+    md`These providers were asked but never answered. They are **not measured**, which is not the same as “not mentioned”: they have no score and do not count in the overall score.`,
     '',
-    table(['Provider', 'Model', 'Status', 'Reason', 'Failed calls'], rows),
+    table(['Provider', 'Model', 'Status', 'Reason', 'Failed calls'].map((header) => md`${header}`), rows),
     '',
   ];
 }
 
-function competitors(view: ReportView): string[] {
-  const out = ['## Share of voice and competitors named instead', ''];
+function competitors(view: ReportView): Lines {
+  const out: Lines = [md`## Share of voice and competitors named instead`, ''];
   const share = view.shareOfVoice;
   if (share !== null && share.totalAnswers > 0) {
     const parts = share.entries.map(
-      (entry) => `${m(entry.name)}${entry.isBrand ? ' (audited brand)' : ''}: ${entry.mentions} of ${share.totalAnswers} (${formatPercent(entry.mentions / share.totalAnswers)})`,
+      (entry) => md`${entry.name}${entry.isBrand ? ' (audited brand)' : ''}: ${entry.mentions} of ${share.totalAnswers} (${formatPercent(entry.mentions / share.totalAnswers)})`,
     );
-    out.push(`Answers naming each brand: ${parts.join('; ')}.`, '');
+    out.push(md`Answers naming each brand: ${parts.map((part, index) => (index === 0 ? part : md`; ${part}`))}.`, '');
   }
   const listed = view.competitors.filter((competitor) => competitor.mentions > 0 || competitor.watched);
   if (listed.length === 0) {
-    out.push(view.summary.measured ? 'No competitor was named in the answers.' : 'Not measured: no answers to count competitors in.', '');
+    out.push(view.summary.measured ? md`No competitor was named in the answers.` : md`Not measured: no answers to count competitors in.`, '');
     return out;
   }
   const rows = listed.map((competitor) => [
-    String(competitor.rank),
-    m(competitor.name),
-    String(competitor.namedInstead),
-    String(competitor.mentions),
-    competitor.watched ? 'watched' : 'found in the answers',
+    md`${competitor.rank}`,
+    md`${competitor.name}`,
+    md`${competitor.namedInstead}`,
+    md`${competitor.mentions}`,
+    md`${competitor.watched ? 'watched' : 'found in the answers'}`,
   ]);
-  return [...out, table(['Rank', 'Competitor', 'Answers naming it instead', 'Answers naming it', 'Source'], rows), ''];
+  const headers = ['Rank', 'Competitor', 'Answers naming it instead', 'Answers naming it', 'Source'];
+  return [...out, table(headers.map((header) => md`${header}`), rows), ''];
 }
 
-function buyerQuestions(view: ReportView): string[] {
-  const out = ['## Buyer questions by provider', ''];
+function buyerQuestions(view: ReportView): Lines {
+  const out: Lines = [md`## Buyer questions by provider`, ''];
   const map = view.map;
   if (map !== null) {
-    if (map.demo && !view.isDemo) out.push(`> **${DEMO_BANNER_TEXT}.**`, '');
+    if (map.demo && !view.isDemo) out.push(md`> **${DEMO_BANNER_TEXT}.**`, '');
     out.push(
-      `**${brandName(view, 'The brand')} ${questionsWonText(map.questionsWon, map.questions)}** (named by at least one provider); ` +
-        `${map.answeredCells} answers${map.failedCells > 0 ? `, ${map.failedCells} failed calls` : ''}, each question asked once to each provider` +
-        `${map.measuredAt === null ? '' : `, measured ${m(formatDateTime(map.measuredAt))}`}.`,
+      md`**${brandName(view, 'The brand')} ${questionsWonText(map.questionsWon, map.questions)}** (named by at least one provider); ${map.answeredCells} answers${
+        map.failedCells > 0 ? md`, ${map.failedCells} failed calls` : ''
+      }, each question asked once to each provider${map.measuredAt === null ? '' : md`, measured ${formatDateTime(map.measuredAt)}`}.`,
       '',
     );
-    if (view.remeasuring !== null) out.push('A re-measurement is running; this grid is the previous measurement.', '');
-    const headers = ['Buyer question', ...map.providers.map(({ provider, model }) => `${m(provider)} (${m(modelLabel(model, map.demo))})`)];
-    const rows = map.rows.map((row) => [m(row.question), ...row.cells.map((cell) => m(mapCellText(cell)))]);
+    if (view.remeasuring !== null) out.push(md`A re-measurement is running; this grid is the previous measurement.`, '');
+    const headers = [md`Buyer question`, ...map.providers.map(({ provider, model }) => md`${provider} (${modelLabel(model, map.demo)})`)];
+    const rows = map.rows.map((row) => [md`${row.question}`, ...row.cells.map((cell) => md`${mapCellText(cell)}`)]);
     const foot = [
-      '**Per provider**',
-      ...map.providers.map(({ provider }) => m(mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider)))),
+      md`**Per provider**`,
+      ...map.providers.map(({ provider }) => md`${mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider))}`),
     ];
     return [...out, table(headers, [...rows, foot]), ''];
   }
   const state = view.mapState;
-  const list = view.buyerQuestions.map((question, index) => `${index + 1}. ${m(question)}`);
+  const list = view.buyerQuestions.map((question, index) => md`${trustedMarkdown(String(index + 1))}. ${question}`);
   if (state.kind === 'running') {
-    const progress = state.completed !== null && state.total !== null ? ` ${state.completed} of ${state.total} answers stored.` : '';
-    return [...out, `The buyer questions are being asked to every provider.${progress}`, '', ...list, ''];
+    const progress = state.completed !== null && state.total !== null ? md` ${state.completed} of ${state.total} answers stored.` : '';
+    return [...out, md`The buyer questions are being asked to every provider.${progress}`, '', ...list, ''];
   }
   if (state.kind === 'no_fanout') {
-    return [...out, `No buyer questions were generated for this audit${state.reason === null ? '.' : `: ${m(state.reason)}`}`, ''];
+    return [...out, md`No buyer questions were generated for this audit${state.reason === null ? '.' : md`: ${state.reason}`}`, ''];
   }
-  return [...out, 'These buyer questions were generated; the grid of what every provider answers to them has not been measured yet.', '', ...list, ''];
+  return [...out, md`These buyer questions were generated; the grid of what every provider answers to them has not been measured yet.`, '', ...list, ''];
 }
 
-function nextSteps(view: ReportView): string[] {
-  const out = ['## Next steps', ''];
-  if (view.nextSteps.length === 0) return [...out, 'No next steps were derived for this snapshot.', ''];
+function nextSteps(view: ReportView): Lines {
+  const out: Lines = [md`## Next steps`, ''];
+  if (view.nextSteps.length === 0) return [...out, md`No next steps were derived for this snapshot.`, ''];
   view.nextSteps.forEach((step, index) => {
-    out.push(`${index + 1}. **${m(step.title)}** (${m(priorityLabel(step.priority))})`);
-    if (step.why !== '') out.push('', `   Why: ${m(step.why)}`);
-    if (step.how !== '') out.push('', `   How: ${m(step.how)}`);
+    out.push(md`${trustedMarkdown(String(index + 1))}. **${step.title}** (${priorityLabel(step.priority)})`);
+    if (step.why !== '') out.push('', md`   Why: ${step.why}`);
+    if (step.how !== '') out.push('', md`   How: ${step.how}`);
     out.push('');
   });
   return out;
 }
 
-function benchmark(view: ReportView): string[] {
-  const out = ['## Category benchmark', ''];
-  const category = view.category === '' ? 'this category' : `“${m(view.category)}”`;
+function benchmark(view: ReportView): Lines {
+  const out: Lines = [md`## Category benchmark`, ''];
+  const category = view.category === '' ? md`this category` : md`“${view.category}”`;
   const b = view.benchmark;
-  if (b === null) return [...out, `No other audits in ${category} to compare with yet.`, ''];
-  const own = view.summary.measured && view.summary.score !== null ? ` ${brandName(view, 'This brand')} scores ${formatScore(view.summary.score)}.` : '';
+  if (b === null) return [...out, md`No other audits in ${category} to compare with yet.`, ''];
+  const own = view.summary.measured && view.summary.score !== null ? md` ${brandName(view, 'This brand')} scores ${formatScore(view.summary.score)}.` : '';
   return [
     ...out,
-    `Across ${b.audits} other audit${b.audits === 1 ? '' : 's'} in ${category}, the average score is ${b.averageScore} and the median ${b.medianScore} (this brand excluded).${own}`,
+    md`Across ${b.audits} other audit${b.audits === 1 ? '' : 's'} in ${category}, the average score is ${b.averageScore} and the median ${b.medianScore} (this brand excluded).${own}`,
     '',
   ];
 }
 
-/** Renders the report as markdown; every untrusted value escaped with {@link escapeMarkdown}. */
+/** Renders the report as markdown; every untrusted value goes through the `md` template and is escaped. */
 export function renderReportMarkdown(view: ReportView, options: ReportMarkdownOptions = {}): string {
-  const lines = [
+  return markdownLines([
     ...headline(view, options.headingLevel ?? 1),
     ...findings(view),
     ...failed(view),
@@ -228,8 +207,7 @@ export function renderReportMarkdown(view: ReportView, options: ReportMarkdownOp
     ...buyerQuestions(view),
     ...nextSteps(view),
     ...benchmark(view),
-    `Measured ${m(formatDateTime(view.createdAt))}. Audit ${m(view.auditId)}. How this is measured: [methodology](/methodology).`,
+    md`Measured ${formatDateTime(view.createdAt)}. Audit ${view.auditId}. How this is measured: [methodology](/methodology).`,
     '',
-  ];
-  return lines.join('\n');
+  ]);
 }

@@ -15,6 +15,8 @@ const budget = createBudget(store.budgetRepository, {
   // Output only, so every reservation of 1000 output tokens is exactly 1000 micro-dollars.
   prices: createPriceTable({ 'test-model': { input: 0, output: 1 } }),
   now: () => fixedNow,
+  // The whole cap for ordinary calls, so the count of grants is exactly cap / estimate.
+  degradedReserveFraction: 0,
 });
 // Spin until the common start moment so the processes really overlap.
 while (Date.now() < Number(startAtText)) {
