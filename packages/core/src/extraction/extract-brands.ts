@@ -116,9 +116,10 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
     (hint): hint is string => hint !== undefined && hint.trim() !== '',
   );
   for (const hint of hints) {
+    // an entry already standing for the hint needs no search of the text
+    if (named.some((item) => item.entry !== null && entryCoversName(item.entry, hint))) continue;
     const match = matcherFor(hint.trim()).find(text);
     if (match === null) continue;
-    if (named.some((item) => item.entry !== null && entryCoversName(item.entry, hint))) continue;
     if (named.some((item) => item.entry !== null && entryCoversName(item.entry, match.matched))) continue;
     named.push({ name: hint.trim(), first: match.index, entry: null });
   }

@@ -8,6 +8,23 @@ import { CUE_LISTS, fold, knowledge, type CueList, type Knowledge } from './know
 
 export type Features = Map<string, number>;
 
+/**
+ * Every feature also counts separately for name slots (`S|name`) and running text (`P|name`), where
+ * the same clue means different things (a capital proves little in a heading, much mid-sentence).
+ * The copies are not stored: the model adds both weights (model.ts), the fit expands them.
+ */
+export function groupOf(features: Features): 'S|' | 'P|' {
+  return features.has('slot:prose') ? 'P|' : 'S|';
+}
+
+/** The features with their slot-or-prose copies written out, as the fit sees them. */
+export function expandFeatures(features: Features): Features {
+  const group = groupOf(features);
+  const out: Features = new Map(features);
+  for (const [name, value] of features) if (name !== 'bias') out.set(group + name, value);
+  return out;
+}
+
 const KNOWN_FEATURES = /^(?:list:(?!some_label_words|business_word|plan_suffix_last|feature_noun_last)|gaz:|common:(?:single|all))/u;
 const SUPERLATIVES = new Set(['best', 'top', 'most', 'great', 'ideal', 'cheapest', 'fastest', 'mejor', 'mejores', 'melhor', 'melhores', 'meilleur', 'meilleure', 'beste', 'bester', 'bestes', 'ideal', 'ideales']);
 
@@ -306,10 +323,6 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   else if (/^\p{L}{3,}est$/u.test(firstWord) && (k.commonRank.has(firstWord.slice(0, -3)) || k.commonRank.has(firstWord.slice(0, -2)) || k.commonRank.has(`${firstWord.slice(0, -4)}y`))) set('shape:superlative_first');
 
 
-  // Every feature also counts separately for name slots and running text, where the same clue
-  // means different things (a capital proves little in a heading, much mid-sentence).
-  const prefix = structural ? 'S|' : 'P|';
-  for (const [name, value] of [...f]) if (name !== 'bias') f.set(prefix + name, value);
   return f;
 }
 

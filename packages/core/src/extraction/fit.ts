@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { decide, scoreCandidates } from './extract-brands.js';
-import type { Features } from './features.js';
+import { expandFeatures, type Features } from './features.js';
 import type { ModelWeights } from './model.js';
 
 export interface DevItem {
@@ -129,7 +129,7 @@ export function trainingRows(items: readonly DevItem[]): Row[] {
   for (const item of items) {
     const aliases = new Set(item.gold.flat().map(scorerKey));
     for (const { candidate, features } of scoredOnce(item)) {
-      rows.push({ features, label: aliases.has(scorerKey(candidate.surface)) ? 1 : 0 });
+      rows.push({ features: expandFeatures(features), label: aliases.has(scorerKey(candidate.surface)) ? 1 : 0 });
     }
   }
   return rows;

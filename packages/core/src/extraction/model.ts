@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
-import type { Features } from './features.js';
+import { groupOf, type Features } from './features.js';
 
 export interface ModelWeights {
   /** Feature name → weight; a feature missing here weighs 0. */
@@ -27,17 +27,24 @@ export function sigmoid(value: number): number {
   return 1 / (1 + Math.exp(-value));
 }
 
-/** The model's score for a candidate (log-odds). */
+/** The model's score for a candidate (log-odds): each feature's weight plus its slot-or-prose copy's. */
 export function logit(features: Features, weights: Readonly<Record<string, number>>): number {
+  const group = groupOf(features);
   let sum = 0;
-  for (const [name, value] of features) sum += (weights[name] ?? 0) * value;
+  for (const [name, value] of features) {
+    sum += (weights[name] ?? 0) * value;
+    if (name !== 'bias') sum += (weights[group + name] ?? 0) * value;
+  }
   return sum;
 }
 
 /** The features that pushed a decision most, strongest first: [name, contribution]. */
 export function contributions(features: Features, weights: Readonly<Record<string, number>>): Array<[string, number]> {
-  return [...features]
-    .map(([name, value]): [string, number] => [name, (weights[name] ?? 0) * value])
-    .filter(([, contribution]) => contribution !== 0)
-    .sort((left, right) => Math.abs(right[1]) - Math.abs(left[1]));
+  const group = groupOf(features);
+  const out: Array<[string, number]> = [];
+  for (const [name, value] of features) {
+    out.push([name, (weights[name] ?? 0) * value]);
+    if (name !== 'bias') out.push([group + name, (weights[group + name] ?? 0) * value]);
+  }
+  return out.filter(([, contribution]) => contribution !== 0).sort((left, right) => Math.abs(right[1]) - Math.abs(left[1]));
 }
