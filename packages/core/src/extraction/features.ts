@@ -13,6 +13,9 @@ export type Features = Map<string, number>;
  * the same clue means different things (a capital proves little in a heading, much mid-sentence).
  * The copies are not stored: the model adds both weights (model.ts), the fit expands them.
  */
+/** Features with no slot-or-prose copy: the bias, and context words (few rows each already). */
+export const UNGROUPED = /^(?:bias$|prev=|next=)/u;
+
 export function groupOf(features: Features): 'S|' | 'P|' {
   return features.has('slot:prose') ? 'P|' : 'S|';
 }
@@ -21,10 +24,12 @@ export function groupOf(features: Features): 'S|' | 'P|' {
 export function expandFeatures(features: Features): Features {
   const group = groupOf(features);
   const out: Features = new Map(features);
-  for (const [name, value] of features) if (name !== 'bias') out.set(group + name, value);
+  for (const [name, value] of features) if (!UNGROUPED.test(name)) out.set(group + name, value);
   return out;
 }
 
+/** Context words taken as features: only everyday ones (the 1,000 commonest of a language), never names. */
+const CONTEXT_WORD_RANK = 1000;
 const KNOWN_FEATURES = /^(?:list:(?!some_label_words|business_word|plan_suffix_last|feature_noun_last)|gaz:|common:(?:single|all))/u;
 const SUPERLATIVES = new Set(['best', 'top', 'most', 'great', 'ideal', 'cheapest', 'fastest', 'mejor', 'mejores', 'melhor', 'melhores', 'meilleur', 'meilleure', 'beste', 'bester', 'bestes', 'ideal', 'ideales']);
 
@@ -225,6 +230,11 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   }
   if (integration && f.has('before:platform')) set('integration_in_context');
   if (before.length === 0) set('before:nothing');
+  // The everyday words right around it, as words: "in", "at", "with", "offers", "app" say a lot.
+  const previousWord = before.at(-1);
+  if (previousWord !== undefined && (k.commonRank.get(previousWord) ?? Infinity) < CONTEXT_WORD_RANK) set(`prev=${previousWord}`);
+  const nextWord = after[0];
+  if (nextWord !== undefined && (k.commonRank.get(nextWord) ?? Infinity) < CONTEXT_WORD_RANK) set(`next=${nextWord}`);
   if (k.lists.personTitles.has(before.at(-1) ?? '')) set('before:person_title');
   if (before.at(-1) === 'the') set('before:the');
   const next = after[0] ?? '';

@@ -36,6 +36,7 @@ export interface FitOptions {
   iterations: number;
 }
 
+const MIN_FEATURE_ROWS = 3;
 export const DEFAULT_FIT: FitOptions = { l2: Number(process.env.FIT_L2 ?? 3), iterations: 30 };
 const THRESHOLDS = (process.env.FIT_THRESHOLDS ?? "0.3,0.35,0.4,0.45,0.5,0.55,0.6,0.65,0.7").split(",").map(Number);
 const JOIN_GAP = 0.2;
@@ -140,11 +141,17 @@ export function trainingRows(items: readonly DevItem[]): Row[] {
  * it converges to the one optimum, so the same rows always give the same weights.
  */
 export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_FIT): Record<string, number> {
-  const names = [...new Set(rows.flatMap((row) => [...row.features.keys()]))].sort();
+  // Features seen on fewer than MIN_FEATURE_ROWS candidates carry no evidence worth a weight.
+  const seen = new Map<string, number>();
+  for (const row of rows) for (const name of row.features.keys()) seen.set(name, (seen.get(name) ?? 0) + 1);
+  const names = [...seen].filter(([name, count]) => count >= MIN_FEATURE_ROWS || name === 'bias').map(([name]) => name).sort();
   const index = new Map(names.map((name, position) => [name, position]));
   const size = names.length;
   const data = rows.map((row) => ({
-    entries: [...row.features].map(([name, value]) => [index.get(name) ?? 0, value] as const),
+    entries: [...row.features].flatMap(([name, value]) => {
+      const position = index.get(name);
+      return position === undefined ? [] : [[position, value] as const];
+    }),
     label: row.label,
   }));
   const bias = index.get('bias');

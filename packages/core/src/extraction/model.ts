@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
-import { groupOf, type Features } from './features.js';
+import { groupOf, UNGROUPED, type Features } from './features.js';
 
 export interface ModelWeights {
   /** Feature name → weight; a feature missing here weighs 0. */
@@ -33,7 +33,7 @@ export function logit(features: Features, weights: Readonly<Record<string, numbe
   let sum = 0;
   for (const [name, value] of features) {
     sum += (weights[name] ?? 0) * value;
-    if (name !== 'bias') sum += (weights[group + name] ?? 0) * value;
+    if (!UNGROUPED.test(name)) sum += (weights[group + name] ?? 0) * value;
   }
   return sum;
 }
@@ -44,7 +44,7 @@ export function contributions(features: Features, weights: Readonly<Record<strin
   const out: Array<[string, number]> = [];
   for (const [name, value] of features) {
     out.push([name, (weights[name] ?? 0) * value]);
-    if (name !== 'bias') out.push([group + name, (weights[group + name] ?? 0) * value]);
+    if (!UNGROUPED.test(name)) out.push([group + name, (weights[group + name] ?? 0) * value]);
   }
   return out.filter(([, contribution]) => contribution !== 0).sort((left, right) => Math.abs(right[1]) - Math.abs(left[1]));
 }
