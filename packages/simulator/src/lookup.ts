@@ -95,7 +95,7 @@ const SCANNABLE_NAMES: readonly { spelling: string; pattern: RegExp }[] = [...BR
 
 /**
  * Every world brand named in the text, in order of first mention, as written there: longest names
- * first (so "HubSpot CRM" is one name, not also "HubSpot"), case-sensitive, each spelling once.
+ * first (so "HubSpot CRM" is one name, not also "HubSpot"), case-sensitive, each brand once.
  */
 export function findBrandsMentioned(text: string): string[] {
   const taken: Array<{ start: number; end: number; spelling: string }> = [];
@@ -108,11 +108,17 @@ export function findBrandsMentioned(text: string): string[] {
       taken.push({ start, end, spelling: candidate.spelling });
     }
   }
+  // One entry per brand: "HubSpot" after "HubSpot CRM" is the same brand under its alias.
   const seen = new Set<string>();
   return taken
     .sort((left, right) => left.start - right.start)
     .map((span) => span.spelling)
-    .filter((spelling) => !seen.has(spelling) && seen.add(spelling) !== undefined);
+    .filter((spelling) => {
+      const identity = findBrand(spelling)?.brand.name ?? spelling;
+      if (seen.has(identity)) return false;
+      seen.add(identity);
+      return true;
+    });
 }
 
 /** The first world brand named in the text (longest names first, case-sensitive), if any. */
