@@ -30,4 +30,5 @@ export type {
   HybridExtractorOptions,
   SecondOpinionStats,
   VerbatimMatch,
+  VerifiedOpinion,
 } from './second-opinion.js';

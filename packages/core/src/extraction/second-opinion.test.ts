@@ -84,15 +84,15 @@ describe('keepVerbatim', () => {
 });
 
 describe('mergeOpinions', () => {
-  const kept = keepVerbatim(['HubSpot CRM', 'Pipedrive'], ANSWER).kept;
+  const opinion = { kept: keepVerbatim(['HubSpot CRM', 'Pipedrive'], ANSWER).kept, invented: 0 };
 
   it('takes the model’s verified names and drops rules-only names', () => {
-    expect(mergeOpinions(ANSWER, ['HubSpot CRM — Best Overall', 'Lincoln Park', 'Pipedrive', 'Slack'], kept)).toEqual(['HubSpot CRM', 'Pipedrive']);
+    expect(mergeOpinions(ANSWER, ['HubSpot CRM — Best Overall', 'Lincoln Park', 'Pipedrive', 'Slack'], opinion)).toEqual(['HubSpot CRM', 'Pipedrive']);
   });
 
   it('keeps the audited brand and the given competitors the answer names, even when the model left them out', () => {
     const answer = 'Pick Pipedrive or Acme Tools; Globex is pricey.';
-    const onlyPipedrive = keepVerbatim(['Pipedrive'], answer).kept;
+    const onlyPipedrive = { kept: keepVerbatim(['Pipedrive'], answer).kept, invented: 0 };
     expect(mergeOpinions(answer, ['Pipedrive', 'Acme Tools', 'Globex'], onlyPipedrive, { brand: 'Acme', competitors: ['Globex', 'Initech'] })).toEqual([
       'Pipedrive',
       'Acme Tools',
@@ -100,8 +100,14 @@ describe('mergeOpinions', () => {
     ]);
   });
 
-  it('gives the rules’ result unchanged when no model name survived', () => {
-    expect(mergeOpinions(ANSWER, ['HubSpot CRM — Best Overall', 'Pipedrive'], [])).toEqual(['HubSpot CRM — Best Overall', 'Pipedrive']);
+  it('trusts an empty opinion: an answer without brands keeps only the given names it really names', () => {
+    const answer = 'Could you tell me your budget? Flights from JFK or Newark vary; Acme can help.';
+    expect(mergeOpinions(answer, ['JFK', 'Newark', 'Acme'], { kept: [], invented: 0 })).toEqual([]);
+    expect(mergeOpinions(answer, ['JFK', 'Newark', 'Acme'], { kept: [], invented: 0 }, { brand: 'Acme' })).toEqual(['Acme']);
+  });
+
+  it('gives the rules’ result unchanged when every name the model gave is missing from the answer', () => {
+    expect(mergeOpinions(ANSWER, ['HubSpot CRM — Best Overall', 'Pipedrive'], { kept: [], invented: 2 })).toEqual(['HubSpot CRM — Best Overall', 'Pipedrive']);
   });
 });
 
@@ -209,12 +215,16 @@ describe('createHybridBrandExtractor', () => {
     }
   });
 
-  it('falls back to the rules when the model lists nothing it can back with the answer', async () => {
-    for (const text of [brandList(), brandList('Salesforce', 'Monday.com')]) {
-      const extractor = createHybridBrandExtractor({ provider: new FakeProvider([text]) });
-      await expect(extractor.extract(ANSWER)).resolves.toEqual(extractBrands(ANSWER));
-      expect(extractor.stats().fallbacks.empty).toBe(1);
-    }
+  it('falls back to the rules when every name the model gives is missing from the answer', async () => {
+    const extractor = createHybridBrandExtractor({ provider: new FakeProvider([brandList('Salesforce', 'Monday.com')]) });
+    await expect(extractor.extract(ANSWER)).resolves.toEqual(extractBrands(ANSWER));
+    expect(extractor.stats()).toMatchObject({ inventedNames: 2, fallbacks: { unverified: 1 } });
+  });
+
+  it('trusts an empty list for an answer that names no brand', async () => {
+    const answer = 'Could you tell me more? Flights from JFK or Newark differ a lot in price.';
+    const extractor = createHybridBrandExtractor({ provider: new FakeProvider([brandList()]), rules: () => ['JFK', 'Newark'] });
+    await expect(extractor.extract(answer)).resolves.toEqual([]);
   });
 
   it('falls back to the rules at the deadline, even when the provider ignores its signal', async () => {

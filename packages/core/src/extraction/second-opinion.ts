@@ -1,6 +1,6 @@
 // EXTRACTION=hybrid: a cheap model's second opinion on which brands an answer names, checked against
-// the answer itself. The rules (extractBrands) stay the floor: any failure, timeout, budget refusal or
-// empty opinion gives the rules' result, so hybrid can never measure less than rules could.
+// the answer itself. The rules (extractBrands) stay the fallback: any failure, timeout, budget refusal,
+// malformed reply or an opinion made only of names the answer does not contain gives the rules' result.
 
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
@@ -131,12 +131,15 @@ export function keepVerbatim(names: readonly string[], answer: string): { kept: 
  *   never turn "named" into "not named" for the names the user gave us;
  * - rules-only names are dropped: on real answers most of them are labels, places and terms, the
  *   rules' known weakness (precision 0.54) that the second opinion is there to fix;
- * - no verbatim model name at all (an empty list, or only invented names): the rules' result unchanged.
+ * - an empty list is an opinion too ("this answer names no brand": a refusal, a clarifying question),
+ *   and is trusted: on the dev set's answers without brands the rules report places and terms;
+ * - names given, none of them in the answer (all invented): the opinion is worthless for this answer,
+ *   and the rules' result is returned unchanged.
  * Ordered by first mention in the answer, one entry per brand.
  */
-export function mergeOpinions(answer: string, rules: readonly string[], kept: readonly VerbatimMatch[], request: BrandExtractionRequest = {}): string[] {
-  if (kept.length === 0) return [...rules];
-  const merged: VerbatimMatch[] = [...kept];
+export function mergeOpinions(answer: string, rules: readonly string[], opinion: VerifiedOpinion, request: BrandExtractionRequest = {}): string[] {
+  if (opinion.kept.length === 0 && opinion.invented > 0) return [...rules];
+  const merged: VerbatimMatch[] = [...opinion.kept];
   for (const hint of [request.brand, ...(request.competitors ?? [])]) {
     if (hint === undefined || hint.trim() === '') continue;
     const matcher = createBrandMatcher(hint.trim());
@@ -156,8 +159,14 @@ export function mergeOpinions(answer: string, rules: readonly string[], kept: re
     });
 }
 
-/** Why the rules decided alone for one answer. */
-export type FallbackReason = 'budget' | 'timeout' | 'malformed' | 'error' | 'empty' | 'cancelled';
+/** The model's names after the verbatim check: those the answer has, and how many it does not. */
+export interface VerifiedOpinion {
+  kept: readonly VerbatimMatch[];
+  invented: number;
+}
+
+/** Why the rules decided alone for one answer (`unverified`: every name the model gave is missing from the answer). */
+export type FallbackReason = 'budget' | 'timeout' | 'malformed' | 'error' | 'unverified' | 'cancelled';
 
 export interface SecondOpinionStats {
   /** Calls made to the model. */
@@ -180,6 +189,8 @@ export interface HybridExtractorOptions {
   timeoutMs?: number | undefined;
   /** Default {@link SECOND_OPINION_CACHE_SIZE}. */
   cacheSize?: number | undefined;
+  /** The rules extractor (default {@link extractBrands}); tests pass their own to tell the two apart. */
+  rules?: ((answer: string, options: ExtractBrandsOptions) => string[]) | undefined;
 }
 
 export interface HybridBrandExtractor extends BrandExtractor {
@@ -188,22 +199,23 @@ export interface HybridBrandExtractor extends BrandExtractor {
 }
 
 /** What one successful model call yielded for an answer, after the verbatim check (what the cache keeps). */
-type Opinion = { ok: true; kept: VerbatimMatch[] } | { ok: false; reason: FallbackReason };
+type Opinion = ({ ok: true } & VerifiedOpinion) | { ok: false; reason: FallbackReason };
 
 /** Rules plus a cheap model's opinion (see {@link mergeOpinions}); caches opinions by SHA-256 of the answer. */
 export function createHybridBrandExtractor(options: HybridExtractorOptions): HybridBrandExtractor {
   const { provider, logger } = options;
+  const rulesExtract = options.rules ?? extractBrands;
   // Demo answers come from the simulator: a "model opinion" there would be the simulator's world, passed off as a model's.
   if (provider.model.startsWith(DEMO_MODEL_PREFIX)) throw new Error('the demo lineup has no model to give a second opinion; use EXTRACTION=rules');
   const timeoutMs = options.timeoutMs ?? SECOND_OPINION_TIMEOUT_MS;
-  const cache = new LruCache<string, VerbatimMatch[]>(options.cacheSize ?? SECOND_OPINION_CACHE_SIZE);
+  const cache = new LruCache<string, VerifiedOpinion>(options.cacheSize ?? SECOND_OPINION_CACHE_SIZE);
   const inFlight = new Map<string, Promise<Opinion>>();
   const responseFormat = brandListResponseFormat();
   const stats: SecondOpinionStats = {
     asked: 0,
     cacheHits: 0,
     inventedNames: 0,
-    fallbacks: { budget: 0, timeout: 0, malformed: 0, error: 0, empty: 0, cancelled: 0 },
+    fallbacks: { budget: 0, timeout: 0, malformed: 0, error: 0, unverified: 0, cancelled: 0 },
   };
 
   // One call per answer, shared by every caller waiting for it, so only the deadline ends it (not one caller leaving).
@@ -239,7 +251,7 @@ export function createHybridBrandExtractor(options: HybridExtractorOptions): Hyb
       const { kept, invented } = keepVerbatim(names, answer);
       stats.inventedNames += invented.length;
       if (invented.length > 0) logger?.debug('extraction second opinion named brands the answer does not contain; dropped', { invented: invented.slice(0, 10) });
-      return { ok: true, kept };
+      return { ok: true, kept, invented: invented.length };
     } catch (error) {
       const reason: FallbackReason =
         timedOut || (error instanceof ProviderFailure && error.kind === 'timeout')
@@ -265,7 +277,7 @@ export function createHybridBrandExtractor(options: HybridExtractorOptions): Hyb
     const cached = cache.get(key);
     if (cached !== undefined) {
       stats.cacheHits += 1;
-      return { ok: true, kept: cached };
+      return { ok: true, ...cached };
     }
     const pending = inFlight.get(key);
     if (pending !== undefined) {
@@ -274,7 +286,7 @@ export function createHybridBrandExtractor(options: HybridExtractorOptions): Hyb
     }
     const asking = askModel(answer).then((opinion) => {
       // Only opinions are kept: a failure is asked again next time, when the budget or the vendor may be back.
-      if (opinion.ok) cache.set(key, opinion.kept);
+      if (opinion.ok) cache.set(key, { kept: opinion.kept, invented: opinion.invented });
       return opinion;
     });
     inFlight.set(key, asking);
@@ -288,15 +300,15 @@ export function createHybridBrandExtractor(options: HybridExtractorOptions): Hyb
   return {
     mode: 'hybrid',
     async extract(answer, request = {}) {
-      const rules = extractBrands(answer, rulesOptions(request));
+      const rules = rulesExtract(answer, rulesOptions(request));
       if (answer.trim() === '' || request.signal?.aborted) return rules;
       const opinion = await untilAborted(opinionFor(answer), request.signal);
       if (!opinion.ok) {
         stats.fallbacks[opinion.reason] += 1;
         return rules;
       }
-      if (opinion.kept.length === 0) stats.fallbacks.empty += 1;
-      return mergeOpinions(answer, rules, opinion.kept, request);
+      if (opinion.kept.length === 0 && opinion.invented > 0) stats.fallbacks.unverified += 1;
+      return mergeOpinions(answer, rules, opinion, request);
     },
     stats: () => structuredClone(stats),
   };
