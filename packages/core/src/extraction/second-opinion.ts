@@ -198,7 +198,7 @@ export interface HybridBrandExtractor extends BrandExtractor {
   stats(): SecondOpinionStats;
 }
 
-/** What one successful model call yielded for an answer, after the verbatim check (what the cache keeps). */
+/** What asking about one answer yields: the verified opinion (what the cache keeps), or why there is none. */
 type Opinion = ({ ok: true } & VerifiedOpinion) | { ok: false; reason: FallbackReason };
 
 /** Rules plus a cheap model's opinion (see {@link mergeOpinions}); caches opinions by SHA-256 of the answer. */
