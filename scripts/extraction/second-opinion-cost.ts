@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createPriceTable, DEFAULT_EXTRACTION_MODELS, estimateInputTokens } from '@visibility/core';
 import { secondOpinionPrompt } from '@visibility/core/extraction';
 
-const path = process.argv[2] ?? '../shared/data/extraction-dev/items.jsonl';
+const path = process.argv[2] ?? 'dev-data/extraction-dev/items.jsonl';
 const items = readFileSync(path, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')

@@ -1,5 +1,5 @@
-// Development helper for the dev-set scorer, like dev-extract.ts but for EXTRACTION=hybrid: answer on
-// stdin, `--brand X` and `--competitors "A, B"` as flags, the brands as a JSON array on stdout.
+// Development helper for the dev-set scorer (dev-data/extraction-dev/score.mjs) for EXTRACTION=hybrid:
+// answer on stdin, `--brand X` and `--competitors "A, B"` as flags, the brands as a JSON array on stdout.
 //
 // Where the opinion comes from:
 //   --oracle ITEMS.jsonl [--as-written]  the item's gold list stands in for the model (no network): the
