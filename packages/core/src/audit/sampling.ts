@@ -84,7 +84,7 @@ export function isDegraded(dependencies: MeasurementDependencies, forced = false
  * refused, no provider is asked and every call is a failed `budget` sample.
  */
 export async function runAuditSampling(
-  dependencies: Pick<AuditDependencies, 'lineup' | 'budget'>,
+  dependencies: Pick<AuditDependencies, 'lineup' | 'budget' | 'brandExtractor'>,
   request: AuditSamplingRequest,
   options: AuditSamplingOptions = {},
 ): Promise<AuditSampling> {
