@@ -3,13 +3,19 @@ import {
   createBudget,
   createMailer,
   defaultFromAddress,
+  createHybridBrandExtractor,
+  createProvider,
   createProviderLineup,
   createRateLimiter,
   ensureSessionSecret,
   openStore,
   resolveLineupSettings,
+  rulesBrandExtractor,
+  SECOND_OPINION_MAX_OUTPUT_TOKENS,
+  SECOND_OPINION_TIMEOUT_MS,
   withBudget,
   withCallLog,
+  type BrandExtractor,
   type Budget,
   type Config,
   type Logger,
@@ -28,6 +34,8 @@ export interface Runtime {
   readonly budget: Budget;
   readonly rateLimiter: RateLimiter;
   readonly lineup: ReadonlyMap<ProviderId, Provider>;
+  /** Reads the brands out of every measured answer: the rules, or rules plus a model's second opinion (EXTRACTION). */
+  readonly brandExtractor: BrandExtractor;
   readonly mailer: Mailer;
   /** Signs session cookies: SESSION_SECRET, or the one generated and kept in DATA_DIR. */
   readonly sessionSecret: string;
@@ -60,6 +68,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const lineup = new Map<ProviderId, Provider>();
     // Outermost first: log every call, then reserve budget before queueing for a concurrency slot.
     for (const [id, provider] of adapters) lineup.set(id, withCallLog(withBudget(provider, budget), store.repository));
+    const brandExtractor = createBrandExtractor(config, budget, store, logger);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: defaultFromAddress(config.baseUrl) });
     const runningSimulator = simulator;
     let closing: Promise<void> | undefined;
@@ -69,6 +78,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       budget,
       rateLimiter,
       lineup,
+      brandExtractor,
       mailer,
       sessionSecret,
       simulator,
@@ -85,4 +95,24 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     store.close();
     throw error;
   }
+}
+
+/**
+ * EXTRACTION's extractor. The second opinion's model is its own bare adapter: one attempt (no retries)
+ * under a short deadline, its spend reserved and settled in the same monthly budget and its calls in
+ * the same call log as every measurement's.
+ */
+function createBrandExtractor(config: Config, budget: Budget, store: Store, logger: Logger): BrandExtractor {
+  const extraction = config.extraction;
+  if (extraction.mode === 'rules') {
+    if (extraction.ignoredHybrid !== undefined) logger.warn(extraction.ignoredHybrid, { extraction: 'rules' });
+    return rulesBrandExtractor;
+  }
+  const adapter = createProvider(extraction.provider, extraction.settings, {
+    timeoutMs: SECOND_OPINION_TIMEOUT_MS,
+    maxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS,
+  });
+  const provider = withCallLog(withBudget(adapter, budget, { defaultMaxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS }), store.repository);
+  logger.info('extraction: rules plus a model second opinion', { extraction: 'hybrid', provider: provider.id, model: provider.model });
+  return createHybridBrandExtractor({ provider, logger: logger.child({ component: 'extraction' }) });
 }

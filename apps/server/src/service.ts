@@ -62,7 +62,7 @@ export interface StartServiceOptions {
 export async function startService(config: Config, logger: Logger, options: StartServiceOptions = {}): Promise<RunningService> {
   const startedAt = new Date();
   const runtime = await createRuntime(config, logger);
-  const { store, budget, rateLimiter, lineup, simulator, mailer } = runtime;
+  const { store, budget, rateLimiter, lineup, brandExtractor, simulator, mailer } = runtime;
   try {
     // The site's pages, discovery files and stylesheet are rendered once here and answered from memory.
     const openApiDocument = buildOpenApiDocument(config.baseUrl);
@@ -83,6 +83,7 @@ export async function startService(config: Config, logger: Logger, options: Star
       openApiDocument,
       logger,
       lineup,
+      brandExtractor,
       budget,
       rateLimiter,
       mode: config.providerMode,

@@ -1,7 +1,9 @@
 export {
   ConfigError,
+  DEFAULT_EXTRACTION_MODELS,
   DEFAULT_MODELS,
   DEFAULT_PROVIDER_CONCURRENCY,
+  EXTRACTION_PROVIDER_PREFERENCE,
   ensureSessionSecret,
   LOG_LEVELS,
   loadConfig,
@@ -9,7 +11,7 @@ export {
   parseModelPrices,
   parseTrustProxy,
 } from './config/index.js';
-export type { Config, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config/index.js';
+export type { Config, ExtractionSettings, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config/index.js';
 export { createLogger } from './logging/logger.js';
 export type { LogFields, Logger, LoggerOptions } from './logging/logger.js';
 export {
@@ -128,6 +130,14 @@ export {
 export type { AdapterTuning, LineupOptions, RetryOptions } from './providers/index.js';
 export { compactBrandKey, createBrandMatcher, extractBrands, normalizeBrandKey, positionInList } from './extraction/index.js';
 export type { BrandMatch, BrandMatcher, BrandMatcherOptions, ExtractBrandsOptions } from './extraction/index.js';
+export {
+  EXTRACTION_MODES,
+  SECOND_OPINION_MAX_OUTPUT_TOKENS,
+  SECOND_OPINION_TIMEOUT_MS,
+  createHybridBrandExtractor,
+  rulesBrandExtractor,
+} from './extraction/index.js';
+export type { BrandExtractionRequest, BrandExtractor, ExtractionMode, HybridBrandExtractor } from './extraction/index.js';
 export {
   BLIND_LIST_SIZE,
   blindListCategoryPhrase,

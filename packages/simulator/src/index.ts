@@ -5,7 +5,7 @@ export { composeAnswer } from './compose.js';
 export type { ComposeInput, ComposedAnswer } from './compose.js';
 export { WORLD_CATEGORIES, FALLBACK_CATEGORIES } from './world.js';
 export type { WorldBrand, WorldCategory, FallbackCategory, Market } from './world.js';
-export { findBrand, matchCategory } from './lookup.js';
+export { findBrand, findBrandsMentioned, matchCategory } from './lookup.js';
 export type { BrandEntry } from './lookup.js';
 export { openaiSnapshot } from './wire/openai.js';
 export type {

@@ -93,6 +93,34 @@ const SCANNABLE_NAMES: readonly { spelling: string; pattern: RegExp }[] = [...BR
     pattern: new RegExp(`(?<![\\p{L}\\p{N}])${spelling.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u'),
   }));
 
+/**
+ * Every world brand named in the text, in order of first mention, as written there: longest names
+ * first (so "HubSpot CRM" is one name, not also "HubSpot"), case-sensitive, each brand once.
+ */
+export function findBrandsMentioned(text: string): string[] {
+  const taken: Array<{ start: number; end: number; spelling: string }> = [];
+  for (const candidate of SCANNABLE_NAMES) {
+    const global = new RegExp(candidate.pattern.source, 'gu');
+    for (const match of text.matchAll(global)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (taken.some((span) => start < span.end && span.start < end)) continue;
+      taken.push({ start, end, spelling: candidate.spelling });
+    }
+  }
+  // One entry per brand: "HubSpot" after "HubSpot CRM" is the same brand under its alias.
+  const seen = new Set<string>();
+  return taken
+    .sort((left, right) => left.start - right.start)
+    .map((span) => span.spelling)
+    .filter((spelling) => {
+      const identity = findBrand(spelling)?.brand.name ?? spelling;
+      if (seen.has(identity)) return false;
+      seen.add(identity);
+      return true;
+    });
+}
+
 /** The first world brand named in the text (longest names first, case-sensitive), if any. */
 export function findBrandMentioned(text: string): string | undefined {
   return SCANNABLE_NAMES.find((candidate) => candidate.pattern.test(text))?.spelling;

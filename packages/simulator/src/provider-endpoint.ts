@@ -4,6 +4,7 @@ import { classifyPrompt } from './classify.js';
 import { composeAnswer } from './compose.js';
 import { delay, flattenHeaders, readBody, sendJson } from './http.js';
 import type { SimulatorState } from './state.js';
+import { structuredAnswer } from './structured.js';
 import { estimateTokens, truncateToTokens } from './text.js';
 import type { MatchedRoute } from './wire/routes.js';
 import type { WireReply } from './wire/types.js';
@@ -68,9 +69,18 @@ export async function handleProviderCall(
   await delay(state.latencyMs, closing);
   if (closing.aborted || response.destroyed) return;
 
-  const counter = state.nextCounter(format.provider, call.model, call.prompt);
-  const composed = composeAnswer({ prompt: call.prompt, model: call.model, provider: format.provider, seed: state.seed, counter });
-  const limited = call.maxOutputTokens === undefined ? { text: composed.text, truncated: false } : truncateToTokens(composed.text, call.maxOutputTokens);
+  let text: string;
+  if (call.jsonSchema !== undefined) {
+    // Structured output (the extraction second opinion) answers from the prompt alone, with no variation.
+    const structured = structuredAnswer(call.prompt, call.jsonSchema);
+    if ('problem' in structured) return reply(format.error({ kind: 'bad_request', status: 400, message: structured.problem }));
+    text = structured.text;
+  } else {
+    const counter = state.nextCounter(format.provider, call.model, call.prompt);
+    text = composeAnswer({ prompt: call.prompt, model: call.model, provider: format.provider, seed: state.seed, counter }).text;
+  }
+  // A structured answer cut by the token limit is broken JSON, as a real vendor's would be.
+  const limited = call.maxOutputTokens === undefined ? { text, truncated: false } : truncateToTokens(text, call.maxOutputTokens);
   record.answer = limited.text;
   reply(
     format.success(call, {

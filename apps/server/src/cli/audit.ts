@@ -97,6 +97,7 @@ export async function runAuditCommand(argv: string[]): Promise<number> {
       return startVisibilityAudit(
         {
           lineup: runtime.lineup,
+          brandExtractor: runtime.brandExtractor,
           budget: runtime.budget,
           mode: config.providerMode,
           auditRepository: runtime.store.auditRepository,

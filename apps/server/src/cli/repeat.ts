@@ -54,7 +54,7 @@ export async function runRepeat(argv: string[]): Promise<number> {
       const model = runtime.lineup.get(request.provider)?.model;
       return `Asking ${request.provider}${model === undefined ? '' : ` (${model})`} the question ${REPEAT_RUNS} times…`;
     },
-    measure: (runtime, options) => runRepeatedBuyerQuestion({ lineup: runtime.lineup, budget: runtime.budget }, request, options),
+    measure: (runtime, options) => runRepeatedBuyerQuestion({ lineup: runtime.lineup, budget: runtime.budget, brandExtractor: runtime.brandExtractor }, request, options),
     summarize: (result, runtime) => formatRepeatSummary(result, { demo: runtime.config.providerMode === 'demo' }),
     assess: assessRepeat,
   });

@@ -65,6 +65,7 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
   const reportUrl = (auditId: string): string => `${config.baseUrl}/report/${auditId}?key=${reportKey(runtime.sessionSecret, auditId)}`;
   const runs: VisibilityRunDependencies = {
     lineup: runtime.lineup,
+    brandExtractor: runtime.brandExtractor,
     budget: runtime.budget,
     mode: config.providerMode,
     auditRepository: runtime.store.auditRepository,

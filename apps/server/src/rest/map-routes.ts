@@ -39,6 +39,7 @@ export function mapRoutes(context: RouteContext): MapRoutes {
   const { config, runtime, logger } = context;
   const dependencies: BuyerQuestionMapDependencies = {
     lineup: runtime.lineup,
+    brandExtractor: runtime.brandExtractor,
     mode: config.providerMode,
     auditRepository: runtime.store.auditRepository,
     accountRepository: runtime.store.accountRepository,

@@ -2,6 +2,7 @@ import { Router, type Response } from 'express';
 import {
   checkBrandRecognition,
   runRepeatedBuyerQuestion,
+  type BrandExtractor,
   type Budget,
   type Provider,
   type ProviderId,
@@ -17,6 +18,8 @@ export interface QuickMeasurementDependencies {
   lineup: ReadonlyMap<ProviderId, Provider>;
   budget: Budget;
   rateLimiter: RateLimiter;
+  /** EXTRACTION's extractor; the rules when absent. */
+  brandExtractor?: BrandExtractor | undefined;
 }
 
 /** Stops provider calls (and their spend) when the client goes away before the answer is ready. */

@@ -4,6 +4,7 @@ import { AuditResponseSchema } from '../api/schemas.js';
 import { createBudget } from '../budget/budget.js';
 import { withBudget } from '../budget/with-budget.js';
 import { useTempStores } from '../store/test-support/temp-stores.js';
+import type { BrandExtractionRequest, BrandExtractor } from '../extraction/second-opinion.js';
 import { ProviderFailure, type AskRequest, type Provider, type ProviderId } from '../providers/types.js';
 import { runAudit } from './run-audit.js';
 import { crawlReport } from './test-support/crawl-report.js';
@@ -137,6 +138,23 @@ describe('runAudit', () => {
     expect(report.productFanout?.questions.length).toBeGreaterThanOrEqual(6);
   });
 
+  it('reads every answer with the injected brand extractor, given the brand and the watch list', async () => {
+    const openai = fakeProvider('openai', NAMES_BRAND);
+    const requests: Array<BrandExtractionRequest | undefined> = [];
+    // An extractor that disagrees with the rules (HubSpot first): the findings must follow it.
+    const brandExtractor: BrandExtractor = {
+      mode: 'hybrid',
+      extract: async (_answer, request) => {
+        requests.push(request);
+        return ['HubSpot', 'Salesforce'];
+      },
+    };
+    const report = await runAudit({ ...lineupOf(openai), brandExtractor }, input);
+    expect(requests).toHaveLength(openai.prompts.length);
+    expect(requests[0]).toMatchObject({ brand: 'HubSpot', competitors: ['Pipedrive', 'Copper'] });
+    expect(report.providerFindings[0]).toMatchObject({ mentionRate: 1, averagePosition: 1 });
+  });
+
   it('reports progress through questions, answers (per provider) and findings', async () => {
     const events: AuditProgress[] = [];
     const report = await runAudit(lineupOf(fakeProvider('openai', NAMES_BRAND), fakeProvider('anthropic', NAMES_OTHERS)), input, {
@@ -225,6 +243,22 @@ describe('runAudit when the monthly budget is used up', () => {
     expect(full.audit.mentionRate).toBe(report.audit.mentionRate);
     expect(width(report.audit.mentionRateInterval)).toBeGreaterThan(width(full.audit.mentionRateInterval));
     expect(width(report.audit.scoreInterval)).toBeGreaterThan(width(full.audit.scoreInterval));
+  });
+
+  it('reads with the rules alone in degraded mode, rather than spending what is left on second opinions', async () => {
+    const { dependencies } = pricedAudit(500_000);
+    let asked = 0;
+    const brandExtractor: BrandExtractor = {
+      mode: 'hybrid',
+      extract: async () => {
+        asked += 1;
+        return [];
+      },
+    };
+    const report = await runAudit({ ...dependencies, brandExtractor }, input);
+    expect(report.degraded).toBe(true);
+    expect(asked).toBe(0);
+    expect(report.providerFindings[0]).toMatchObject({ provider: 'openai', mentionRate: 1, averagePosition: 2 });
   });
 
   it('runs degraded as soon as what is left for ordinary calls cannot pay for a full audit, not only at zero', async () => {

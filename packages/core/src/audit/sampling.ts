@@ -2,7 +2,8 @@
 // (the lineup's per-provider concurrency caps decide how many calls are in flight), and every answer is
 // reduced to the brands it names and where the audited brand stands among them.
 
-import { createBrandMatcher, extractBrands, positionInList, type BrandMatcher } from '../extraction/index.js';
+import { createBrandMatcher, positionInList, type BrandMatcher } from '../extraction/index.js';
+import { rulesBrandExtractor, type BrandExtractor } from '../extraction/second-opinion.js';
 import type { BudgetReservation } from '../budget/budget.js';
 import type { MeasurementDependencies } from '../measurements/types.js';
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../providers/adapter-options.js';
@@ -83,7 +84,7 @@ export function isDegraded(dependencies: MeasurementDependencies, forced = false
  * refused, no provider is asked and every call is a failed `budget` sample.
  */
 export async function runAuditSampling(
-  dependencies: Pick<AuditDependencies, 'lineup' | 'budget'>,
+  dependencies: Pick<AuditDependencies, 'lineup' | 'budget' | 'brandExtractor'>,
   request: AuditSamplingRequest,
   options: AuditSamplingOptions = {},
 ): Promise<AuditSampling> {
@@ -99,6 +100,9 @@ export async function runAuditSampling(
   const degraded = isDegraded(dependencies, request.degraded) || !fullAuditFits(dependencies, providers, questions, requested, maxOutputTokens);
   const samplesPerQuestion = degraded ? 1 : requested;
   const matcher = brandMatcherFor(request.brand, request.website);
+  // Degraded means the budget cannot pay for the full audit: the answers are read with the rules alone
+  // rather than spending what is left on second opinions.
+  const extractor = degraded ? rulesBrandExtractor : (dependencies.brandExtractor ?? rulesBrandExtractor);
   const total = providers.length * questions.length * samplesPerQuestion;
   options.signal?.throwIfAborted();
 
@@ -113,7 +117,7 @@ export async function runAuditSampling(
               const planned = allowance?.plan(providerIndex, questionIndex);
               const call =
                 planned?.refused === undefined
-                  ? await askOnce(provider, question, questionIndex, sampleIndex, request, matcher, options.signal, planned?.reservation)
+                  ? await askOnce(provider, extractor, question, questionIndex, sampleIndex, request, matcher, options.signal, planned?.reservation)
                   : refusedCall(questionIndex, sampleIndex, planned.refused);
               completed += 1;
               options.onProgress?.({
@@ -210,6 +214,7 @@ export function brandMatcherFor(brand: string, website?: string): BrandMatcher {
 
 async function askOnce(
   provider: Provider,
+  extractor: BrandExtractor,
   question: string,
   questionIndex: number,
   sampleIndex: number,
@@ -226,7 +231,7 @@ async function askOnce(
       ...(reservation === undefined ? {} : { budgetReservation: reservation, maxOutputTokens: request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS }),
       ...(signal === undefined ? {} : { signal }),
     });
-    const brands = extractBrands(answer.text, { brand: request.brand, competitors: request.competitors });
+    const brands = await extractor.extract(answer.text, { brand: request.brand, competitors: request.competitors, signal });
     const position = positionInList(brands, matcher);
     return {
       questionIndex,

@@ -82,6 +82,44 @@ describe('loadConfig', () => {
   });
 });
 
+describe('EXTRACTION', () => {
+  it('defaults to the rules, with or without keys', () => {
+    expect(loadConfig({}).extraction).toEqual({ mode: 'rules' });
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-1' }).extraction).toEqual({ mode: 'rules' });
+  });
+
+  it('hybrid asks the cheapest keyed provider its cheap model, or the one named', () => {
+    expect(loadConfig({ EXTRACTION: 'hybrid', ANTHROPIC_API_KEY: 'sk-ant', GEMINI_API_KEY: 'g-1' }).extraction).toEqual({
+      mode: 'hybrid',
+      provider: 'gemini',
+      settings: { apiKey: 'g-1', baseURL: undefined, model: 'gemini-2.5-flash-lite' },
+    });
+    const named = loadConfig({ EXTRACTION: 'HYBRID', EXTRACTION_PROVIDER: 'anthropic', EXTRACTION_MODEL: 'claude-3-haiku', ANTHROPIC_API_KEY: 'sk-ant', OPENAI_API_KEY: 'sk-1' });
+    expect(named.extraction).toEqual({ mode: 'hybrid', provider: 'anthropic', settings: { apiKey: 'sk-ant', baseURL: undefined, model: 'claude-3-haiku' } });
+  });
+
+  it('behind a custom base URL, hybrid uses the configured model rather than a vendor model the server may not have', () => {
+    const config = loadConfig({ EXTRACTION: 'hybrid', OPENAI_API_KEY: 'ollama', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3.1' });
+    expect(config.extraction).toEqual({ mode: 'hybrid', provider: 'openai', settings: { apiKey: 'ollama', baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.1' } });
+  });
+
+  it('is ignored, with a reason for the start-up log, on the demo lineup', () => {
+    for (const environment of [{ EXTRACTION: 'hybrid' }, { EXTRACTION: 'hybrid', OPENAI_API_KEY: 'sk-1', PROVIDER_MODE: 'demo' }]) {
+      const extraction = loadConfig(environment).extraction;
+      expect(extraction.mode).toBe('rules');
+      expect(extraction.mode === 'rules' ? extraction.ignoredHybrid : undefined).toMatch(/demo lineup/);
+    }
+  });
+
+  it('refuses unknown values and a named provider without a key', () => {
+    expect(problemsOf({ EXTRACTION: 'model' })).toEqual(['EXTRACTION must be "rules" or "hybrid"']);
+    expect(problemsOf({ EXTRACTION_PROVIDER: 'mistral' })).toEqual(['EXTRACTION_PROVIDER must be one of openai, gemini, anthropic']);
+    expect(problemsOf({ EXTRACTION: 'hybrid', EXTRACTION_PROVIDER: 'gemini', OPENAI_API_KEY: 'sk-1' })).toEqual([
+      expect.stringMatching(/^EXTRACTION_PROVIDER is "gemini" but its key is not set: set GEMINI_API_KEY/),
+    ]);
+  });
+});
+
 describe('parseCrawlHostMap', () => {
   it('maps hosts to origins', () => {
     const map = parseCrawlHostMap('Acme.example=http://127.0.0.1:4100, shop.example=http://127.0.0.1:4200/');

@@ -10,6 +10,33 @@ export const DEFAULT_MODELS: Record<ProviderId, string> = {
   gemini: 'gemini-2.5-flash',
 };
 
+/**
+ * The cheap model each provider answers the extraction second opinion with (EXTRACTION=hybrid) when
+ * EXTRACTION_MODEL is unset: the lowest-priced current model that supports JSON-schema output.
+ */
+export const DEFAULT_EXTRACTION_MODELS: Record<ProviderId, string> = {
+  openai: 'gpt-4.1-nano',
+  gemini: 'gemini-2.5-flash-lite',
+  anthropic: 'claude-haiku-4-5',
+};
+
+/** Which provider gives the second opinion when EXTRACTION_PROVIDER is unset: the first with a key, cheapest first. */
+export const EXTRACTION_PROVIDER_PREFERENCE: readonly ProviderId[] = ['openai', 'gemini', 'anthropic'];
+
+/** How answers are read into brands (docs/extraction.md, "Rules or hybrid"). */
+export type ExtractionSettings =
+  | {
+      mode: 'rules';
+      /** Set when EXTRACTION=hybrid was asked for but cannot apply (demo lineup): the start-up log says so. */
+      ignoredHybrid?: string | undefined;
+    }
+  | {
+      mode: 'hybrid';
+      /** The live provider that gives the second opinion, and its (cheap) model. */
+      provider: ProviderId;
+      settings: ProviderSettings;
+    };
+
 const ENV_PREFIX: Record<ProviderId, string> = { openai: 'OPENAI', anthropic: 'ANTHROPIC', gemini: 'GEMINI' };
 
 export type ProviderMode = 'live' | 'demo';
@@ -54,6 +81,8 @@ export interface Config {
   mcpMaxSessionsPerCaller: number;
   /** An MCP session with no request in flight for this long is closed (MCP_SESSION_IDLE_SECONDS). */
   mcpSessionIdleMs: number;
+  /** EXTRACTION (with EXTRACTION_PROVIDER, EXTRACTION_MODEL): rules alone, or rules plus a model's second opinion. */
+  extraction: ExtractionSettings;
 }
 
 /**
@@ -152,6 +181,15 @@ const environmentSchema = z.object({
   MCP_MAX_SESSIONS: integerInRange(1, 100_000, 1_000),
   MCP_MAX_SESSIONS_PER_CALLER: integerInRange(1, 100_000, 50),
   MCP_SESSION_IDLE_SECONDS: integerInRange(60, 86_400, 600),
+  EXTRACTION: z.preprocess(
+    (value) => (typeof blankToUndefined(value) === 'string' ? String(blankToUndefined(value)).toLowerCase() : undefined),
+    z.enum(['rules', 'hybrid'], { message: 'must be "rules" or "hybrid"' }).default('rules'),
+  ),
+  EXTRACTION_PROVIDER: z.preprocess(
+    (value) => (typeof blankToUndefined(value) === 'string' ? String(blankToUndefined(value)).toLowerCase() : undefined),
+    z.enum(PROVIDER_IDS, { message: `must be one of ${PROVIDER_IDS.join(', ')}` }).optional(),
+  ),
+  EXTRACTION_MODEL: optionalText,
 });
 
 function parseHttpUrl(value: string): URL | undefined {
@@ -279,6 +317,7 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
       'PROVIDER_MODE is "live" but no provider key is set: set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or use PROVIDER_MODE=demo',
     ]);
   }
+  const extraction = resolveExtraction(values, providerMode, providers);
   const baseUrl = (values.BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
     port: values.PORT,
@@ -302,5 +341,35 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     mcpMaxSessions: values.MCP_MAX_SESSIONS,
     mcpMaxSessionsPerCaller: values.MCP_MAX_SESSIONS_PER_CALLER,
     mcpSessionIdleMs: values.MCP_SESSION_IDLE_SECONDS * 1000,
+    extraction,
   };
+}
+
+/**
+ * EXTRACTION=hybrid needs a live provider: in demo mode it is ignored (and said so at start), since a
+ * simulated "model opinion" would pass the simulator's world off as a model's. A named
+ * EXTRACTION_PROVIDER without a key is a mistake worth stopping for.
+ */
+function resolveExtraction(
+  values: { EXTRACTION: 'rules' | 'hybrid'; EXTRACTION_PROVIDER?: ProviderId | undefined; EXTRACTION_MODEL?: string | undefined },
+  providerMode: ProviderMode,
+  providers: Partial<Record<ProviderId, ProviderSettings>>,
+): ExtractionSettings {
+  if (values.EXTRACTION === 'rules') return { mode: 'rules' };
+  if (providerMode === 'demo') {
+    return {
+      mode: 'rules',
+      ignoredHybrid: 'EXTRACTION=hybrid is ignored on the demo lineup (no provider key is live), so the rules alone read the answers',
+    };
+  }
+  const provider = values.EXTRACTION_PROVIDER ?? EXTRACTION_PROVIDER_PREFERENCE.find((id) => providers[id] !== undefined);
+  const live = provider === undefined ? undefined : providers[provider];
+  if (provider === undefined || live === undefined) {
+    throw new ConfigError([
+      `EXTRACTION_PROVIDER is "${values.EXTRACTION_PROVIDER ?? ''}" but its key is not set: set ${ENV_PREFIX[values.EXTRACTION_PROVIDER ?? 'openai']}_API_KEY, name a provider whose key is set, or unset EXTRACTION_PROVIDER`,
+    ]);
+  }
+  // Behind a custom base URL (a gateway, Ollama) the vendor's cheap model may not exist: the configured one does.
+  const model = values.EXTRACTION_MODEL ?? (live.baseURL === undefined ? DEFAULT_EXTRACTION_MODELS[provider] : live.model);
+  return { mode: 'hybrid', provider, settings: { ...live, model } };
 }

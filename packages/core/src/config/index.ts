@@ -1,7 +1,9 @@
 export {
   ConfigError,
+  DEFAULT_EXTRACTION_MODELS,
   DEFAULT_MODELS,
   DEFAULT_PROVIDER_CONCURRENCY,
+  EXTRACTION_PROVIDER_PREFERENCE,
   LOG_LEVELS,
   loadConfig,
   parseCrawlHostMap,
@@ -9,4 +11,4 @@ export {
   parseTrustProxy,
 } from './config.js';
 export { ensureSessionSecret } from './session-secret.js';
-export type { Config, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config.js';
+export type { Config, ExtractionSettings, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config.js';

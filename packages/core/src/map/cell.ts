@@ -2,7 +2,8 @@
 // answer names and where the audited brand stands among them. The same extraction as the audit's samples.
 
 import { brandMatcherFor } from '../audit/sampling.js';
-import { extractBrands, positionInList, type BrandMatcher } from '../extraction/index.js';
+import { positionInList, type BrandMatcher } from '../extraction/index.js';
+import type { BrandExtractor } from '../extraction/second-opinion.js';
 import { describeProviderFailure } from '../measurements/errors.js';
 import { ProviderFailure, type Provider } from '../providers/types.js';
 import type { MapCellRecord, MapJobRecord } from '../store/map-repository.js';
@@ -21,6 +22,7 @@ export function jobBrandMatcher(job: Pick<MapJobRecord, 'brand' | 'website'>): B
  */
 export async function measureCell(
   provider: Provider,
+  extractor: BrandExtractor,
   job: MapJobRecord,
   questionIndex: number,
   matcher: BrandMatcher,
@@ -31,7 +33,7 @@ export async function measureCell(
   const base = { auditId: job.auditId, generation: job.generation, questionIndex, provider: provider.id };
   try {
     const answer = await provider.ask({ prompt: question, purpose: MAP_PURPOSE, signal });
-    const brands = extractBrands(answer.text, { brand: job.brand, competitors: job.competitors });
+    const brands = await extractor.extract(answer.text, { brand: job.brand, competitors: job.competitors, signal });
     const position = positionInList(brands, matcher);
     return {
       ...base,

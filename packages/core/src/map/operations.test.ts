@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { deferred, fakeAnswer } from '../providers/test-support/fake-provider.js';
 import { ProviderFailure, type Answer } from '../providers/types.js';
 import { openStore, type Store } from '../store/store.js';
+import type { BrandExtractor } from '../extraction/second-opinion.js';
 import { MapError } from './errors.js';
 import { getBuyerQuestionMap, getBuyerQuestionMapJson, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
 import { insertAudit, mapDependencies, QUESTIONS, ScriptedProvider, sleep, until } from './test-support/map-fixtures.js';
@@ -43,6 +44,21 @@ async function expectMapError(promise: Promise<unknown>, code: string, status: n
 }
 
 describe('startBuyerQuestionMap', () => {
+  it('reads every cell with the injected brand extractor, given the brand', async () => {
+    const openai = new ScriptedProvider('openai', 'demo-gpt');
+    const brands: Array<string | undefined> = [];
+    const brandExtractor: BrandExtractor = {
+      mode: 'hybrid',
+      extract: async (_answer, request) => {
+        brands.push(request?.brand);
+        return ['Zoho CRM', 'Pipedrive'];
+      },
+    };
+    const map = mapOf(await startBuyerQuestionMap({ ...mapDependencies(store, [openai]), brandExtractor }, { auditId: insertAudit(store), rerun: true }));
+    expect(brands).toEqual(['Pipedrive', 'Pipedrive', 'Pipedrive']);
+    expect(map.rows[0]?.cells[0]).toMatchObject({ brands: ['Zoho CRM', 'Pipedrive'], named: true, position: 2 });
+  });
+
   it('asks every question to every provider once, stores the grid and then answers it cached without calls', async () => {
     const openai = new ScriptedProvider('openai', 'demo-gpt');
     const gemini = new ScriptedProvider('gemini', 'demo-gemini', () => fakeAnswer('Two solid picks:\n\n1. **HubSpot** – free to start.\n2. **Salesforce** – for larger teams.', 'gemini'));

@@ -11,6 +11,7 @@
 // that fails for a moment never makes a cell be asked, and paid for, twice.
 
 import { setMaxListeners } from 'node:events';
+import { rulesBrandExtractor } from '../extraction/second-opinion.js';
 import type { MapCellRecord, MapJobRecord } from '../store/map-repository.js';
 import { jobBrandMatcher, measureCell, unaskableCell } from './cell.js';
 import { buildBuyerQuestionMap, cellKey } from './grid.js';
@@ -131,6 +132,7 @@ export class BuyerQuestionMapRunner {
       const total = job.questions.length * job.providers.length;
       log.info('buyer-question map job running', { cells: total, alreadyStored: stored.size, held: held.size });
       const matcher = jobBrandMatcher(job);
+      const extractor = dependencies.brandExtractor ?? rulesBrandExtractor;
       await Promise.all(
         job.providers.map(async ({ provider: providerId }) => {
           const pending = job.questions
@@ -151,7 +153,7 @@ export class BuyerQuestionMapRunner {
             while (this.stopping === undefined && next < pending.length) {
               const questionIndex = pending[next] as number;
               next += 1;
-              const cell = await measureCell(provider, job, questionIndex, matcher, this.cut.signal, now);
+              const cell = await measureCell(provider, extractor, job, questionIndex, matcher, this.cut.signal, now);
               if (cell !== undefined) this.store(dependencies, held, cell);
             }
           };

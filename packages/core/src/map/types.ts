@@ -1,6 +1,7 @@
 // The buyer-question map's shapes, in the spec's words (docs/buyer-question-map.md describes each field).
 
 import type { AuditMode, CompetitorCount } from '../audit/types.js';
+import type { BrandExtractor } from '../extraction/second-opinion.js';
 import type { Logger } from '../logging/logger.js';
 import type { Provider, ProviderFailureKind, ProviderId } from '../providers/types.js';
 import type { AccountRepository } from '../store/account-repository.js';
@@ -138,6 +139,8 @@ export interface BuyerQuestionMapDependencies {
   /** The jobs this process is running; one per service. */
   runner: BuyerQuestionMapRunner;
   logger: Logger;
+  /** Reads the brands out of each answer: EXTRACTION's choice, the rules when absent. */
+  brandExtractor?: BrandExtractor | undefined;
   now?: (() => Date) | undefined;
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RepeatResponseSchema } from '../api/schemas.js';
 import { deferred, fakeAnswer, fakeFailure, FakeProvider } from '../providers/test-support/fake-provider.js';
 import type { Answer, Provider, ProviderId } from '../providers/types.js';
+import type { BrandExtractor } from '../extraction/second-opinion.js';
 import { MeasurementError } from './errors.js';
 import { runRepeatedBuyerQuestion } from './repeat.js';
 import type { MeasurementDependencies, MeasurementProgress } from './types.js';
@@ -37,6 +38,13 @@ async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('runRepeatedBuyerQuestion', () => {
+  it('reads each run with the injected brand extractor', async () => {
+    const provider = new FakeProvider(['1. **Salesforce**\n2. **HubSpot**']);
+    const brandExtractor: BrandExtractor = { mode: 'hybrid', extract: async (answer) => (answer.includes('HubSpot') ? ['HubSpot'] : []) };
+    const result = await runRepeatedBuyerQuestion({ lineup: lineupOf(provider), brandExtractor }, { question: QUESTION, provider: 'openai' });
+    expect(result.runs.map((run) => run.brands)).toEqual(Array.from({ length: 5 }, () => ['HubSpot']));
+  });
+
   it('asks the whitespace-normalised question verbatim five times at once and reports the runs in order', async () => {
     // The runs finish in reverse order; the report must still follow the order they were asked in.
     const pending = Array.from({ length: 5 }, () => deferred<Answer>());

@@ -3,7 +3,7 @@
 
 import type { RepeatResponse } from '../api/schemas.js';
 import { nextMonthStart } from '../budget/index.js';
-import { extractBrands } from '../extraction/index.js';
+import { rulesBrandExtractor } from '../extraction/second-opinion.js';
 import { PROVIDER_IDS, ProviderFailure, type Answer, type Provider, type ProviderId } from '../providers/types.js';
 import {
   DEFAULT_PAUSED_RETRY_AFTER_SECONDS,
@@ -70,11 +70,16 @@ export async function runRepeatedBuyerQuestion(
   }
   throwWhenNothingAnswered(outcomes, provider, dependencies);
 
-  const runs: RepeatRun[] = outcomes.map((outcome) =>
-    outcome.ok
-      ? { ok: true, brands: extractBrands(outcome.answer.text), answer: outcome.answer.text }
-      : { ok: false, brands: [], answer: null, error: describeProviderFailure(outcome.failure) },
+  const extractor = dependencies.brandExtractor ?? rulesBrandExtractor;
+  const runs: RepeatRun[] = await Promise.all(
+    outcomes.map(
+      async (outcome): Promise<RepeatRun> =>
+        outcome.ok
+          ? { ok: true, brands: await extractor.extract(outcome.answer.text, { signal: options.signal }), answer: outcome.answer.text }
+          : { ok: false, brands: [], answer: null, error: describeProviderFailure(outcome.failure) },
+    ),
   );
+  options.signal?.throwIfAborted();
   const firstAnswer = outcomes.find((outcome): outcome is { ok: true; answer: Answer } => outcome.ok)?.answer;
   return {
     question,

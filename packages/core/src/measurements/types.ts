@@ -1,4 +1,5 @@
 import type { Budget } from '../budget/index.js';
+import type { BrandExtractor } from '../extraction/second-opinion.js';
 import type { Provider, ProviderId } from '../providers/types.js';
 import { budgetError } from './errors.js';
 
@@ -8,6 +9,8 @@ export interface MeasurementDependencies {
   lineup: ReadonlyMap<ProviderId, Provider>;
   /** Only asked whether money is left and when it renews; spending is the providers' `withBudget` wrapper's job. */
   budget?: Pick<Budget, 'hasBudgetLeft' | 'status'> | undefined;
+  /** Reads the brands out of each answer: EXTRACTION's choice, the rules when absent. */
+  brandExtractor?: BrandExtractor | undefined;
 }
 
 /** One step of a measurement done, for a progress display. */

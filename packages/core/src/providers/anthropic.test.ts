@@ -21,6 +21,14 @@ describe('toAnthropicMessageParams', () => {
   it("uses the request's output cap", () => {
     expect(toAnthropicMessageParams('m', { prompt, maxOutputTokens: 64 }).max_tokens).toBe(64);
   });
+
+  it('asks for structured output through output_config.format when the request carries a schema', () => {
+    const schema = { type: 'object', properties: { brands: { type: 'array', items: { type: 'string' } } }, required: ['brands'], additionalProperties: false };
+    expect(toAnthropicMessageParams('m', { prompt, responseFormat: { name: 'brand_list', schema } }).output_config).toEqual({
+      format: { type: 'json_schema', schema },
+    });
+    expect(toAnthropicMessageParams('m', { prompt })).not.toHaveProperty('output_config');
+  });
 });
 
 describe('fromAnthropicMessage', () => {

@@ -21,7 +21,8 @@ export interface AnthropicMessageLike {
 }
 
 /**
- * Our request → Messages params: the prompt as the only user message, no `system`, no tools.
+ * Our request → Messages params: the prompt as the only user message, no `system`, no tools; a
+ * `responseFormat` becomes `output_config.format` (structured outputs).
  * No `temperature` either: API version 2026-10-21, which this SDK major sends, rejects every sampling
  * parameter with a 400 (even at its default), and the SDK's types no longer have the field.
  */
@@ -34,6 +35,9 @@ export function toAnthropicMessageParams(
     model,
     max_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
     messages: [{ role: 'user', content: request.prompt }],
+    ...(request.responseFormat === undefined
+      ? {}
+      : { output_config: { format: { type: 'json_schema' as const, schema: request.responseFormat.schema } } }),
   };
 }
 

@@ -12,6 +12,16 @@ describe('toGenerateContentParams', () => {
       config: { temperature: 0, maxOutputTokens: 1024 },
     });
   });
+
+  it('asks for JSON with a responseJsonSchema when the request carries a schema', () => {
+    const schema = { type: 'object', properties: { brands: { type: 'array', items: { type: 'string' } } }, required: ['brands'], additionalProperties: false };
+    expect(toGenerateContentParams('m', { prompt, responseFormat: { name: 'brand_list', schema } }).config).toEqual({
+      temperature: 0,
+      maxOutputTokens: 1024,
+      responseMimeType: 'application/json',
+      responseJsonSchema: schema,
+    });
+  });
 });
 
 describe('fromGenerateContentResponse', () => {

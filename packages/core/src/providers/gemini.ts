@@ -9,7 +9,7 @@ import { ProviderFailure, type Answer, type AskRequest, type Provider } from './
 /** The parts of a generateContent response the mapper reads (the SDK's class fits). */
 export type GeminiResponseLike = Pick<GenerateContentResponse, 'candidates' | 'modelVersion' | 'usageMetadata' | 'promptFeedback'>;
 
-/** Our request → generateContent params: one user turn, no `systemInstruction`, temperature 0, no tools. */
+/** Our request → generateContent params: one user turn, no `systemInstruction`, temperature 0, no tools; a `responseFormat` becomes `responseJsonSchema` with JSON output. */
 export function toGenerateContentParams(
   model: string,
   request: AskRequest,
@@ -21,6 +21,9 @@ export function toGenerateContentParams(
     config: {
       temperature: 0,
       maxOutputTokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
+      ...(request.responseFormat === undefined
+        ? {}
+        : { responseMimeType: 'application/json', responseJsonSchema: request.responseFormat.schema }),
     },
   };
 }

@@ -5,6 +5,7 @@ export {
   isProviderId,
   type Answer,
   type AskRequest,
+  type JsonResponseFormat,
   type Provider,
   type ProviderFailureKind,
   type ProviderId,

@@ -27,6 +27,15 @@ describe('toChatCompletionParams', () => {
     expect(toChatCompletionParams('m', { prompt, maxOutputTokens: 200 }, 900).max_completion_tokens).toBe(200);
     expect(toChatCompletionParams('m', { prompt }, 900).max_completion_tokens).toBe(900);
   });
+
+  it('asks for a strict json_schema response format only when the request carries a schema', () => {
+    const schema = { type: 'object', properties: { brands: { type: 'array', items: { type: 'string' } } }, required: ['brands'], additionalProperties: false };
+    expect(toChatCompletionParams('m', { prompt, responseFormat: { name: 'brand_list', schema } }).response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'brand_list', schema, strict: true },
+    });
+    expect(toChatCompletionParams('m', { prompt })).not.toHaveProperty('response_format');
+  });
 });
 
 describe('fromChatCompletion', () => {
@@ -65,6 +74,14 @@ describe('toResponsesParams', () => {
       max_output_tokens: 300,
       store: false,
     });
+  });
+
+  it('asks for a strict json_schema text format when the request carries a schema', () => {
+    const schema = { type: 'object', properties: { brands: { type: 'array', items: { type: 'string' } } }, required: ['brands'], additionalProperties: false };
+    expect(toResponsesParams('m', { prompt, responseFormat: { name: 'brand_list', schema } }).text).toEqual({
+      format: { type: 'json_schema', name: 'brand_list', schema, strict: true },
+    });
+    expect(toResponsesParams('m', { prompt })).not.toHaveProperty('text');
   });
 });
 

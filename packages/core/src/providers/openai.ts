@@ -37,7 +37,7 @@ export interface ResponsesResultLike {
   usage?: { input_tokens: number; output_tokens: number } | null | undefined;
 }
 
-/** Our request → Chat Completions params: the prompt as the only (user) message, temperature 0, no tools. */
+/** Our request → Chat Completions params: the prompt as the only (user) message, temperature 0, no tools; a `responseFormat` becomes a strict `json_schema` response format. */
 export function toChatCompletionParams(
   model: string,
   request: AskRequest,
@@ -49,6 +49,14 @@ export function toChatCompletionParams(
     temperature: 0,
     // `max_tokens` is deprecated and refused by reasoning models; this is its replacement.
     max_completion_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
+    ...(request.responseFormat === undefined
+      ? {}
+      : {
+          response_format: {
+            type: 'json_schema' as const,
+            json_schema: { name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true },
+          },
+        }),
   };
 }
 
@@ -66,7 +74,7 @@ export function fromChatCompletion(response: ChatCompletionLike, requestedModel:
   };
 }
 
-/** Our request → Responses API params: one user message, no `instructions`, temperature 0, no tools, not stored. */
+/** Our request → Responses API params: one user message, no `instructions`, temperature 0, no tools, not stored; a `responseFormat` becomes a strict `json_schema` text format. */
 export function toResponsesParams(
   model: string,
   request: AskRequest,
@@ -79,6 +87,13 @@ export function toResponsesParams(
     max_output_tokens: request.maxOutputTokens ?? defaultMaxOutputTokens,
     // A measurement has no use for a server-side conversation copy.
     store: false,
+    ...(request.responseFormat === undefined
+      ? {}
+      : {
+          text: {
+            format: { type: 'json_schema' as const, name: request.responseFormat.name, schema: request.responseFormat.schema, strict: true },
+          },
+        }),
   };
 }
 

@@ -23,6 +23,19 @@ export interface AskRequest {
    * `maxOutputTokens`.
    */
   budgetReservation?: BudgetReservation;
+  /**
+   * Asks for the answer as JSON of this schema (the vendor's structured-output mode). Measurements
+   * never set it: only reading an answer (the extraction second opinion) does.
+   */
+  responseFormat?: JsonResponseFormat;
+}
+
+/** A JSON Schema the answer must follow, with the name vendors that want one show the model. */
+export interface JsonResponseFormat {
+  /** Letters, digits, `_` and `-` (OpenAI's rule for a schema name). */
+  name: string;
+  /** A JSON Schema object (draft 2020-12 as `z.toJSONSchema` writes it, without `$schema`). */
+  schema: Record<string, unknown>;
 }
 
 export interface TokenUsage {

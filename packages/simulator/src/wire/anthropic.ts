@@ -54,6 +54,14 @@ function errorReply(error: WireError): WireReply {
   }
 }
 
+/** The schema of structured outputs: `output_config.format` (GA) or the beta's top-level `output_format`. */
+function outputSchema(fields: Record<string, unknown>): unknown {
+  const config = fields['output_config'];
+  const format = isRecord(config) ? config['format'] : fields['output_format'];
+  if (!isRecord(format) || format['type'] !== 'json_schema') return undefined;
+  return format['schema'] ?? {};
+}
+
 /** Anthropic Messages: POST /v1/messages (the SDK sends its key as `authorization: Bearer` or `x-api-key`). */
 export const anthropicMessages: WireFormat = {
   provider: 'anthropic',
@@ -70,6 +78,7 @@ export const anthropicMessages: WireFormat = {
       maxOutputTokens: positiveNumber(fields['max_tokens']),
       temperature: typeof fields['temperature'] === 'number' ? fields['temperature'] : undefined,
       stream: fields['stream'] === true,
+      jsonSchema: outputSchema(fields),
     };
   },
   problem(body) {

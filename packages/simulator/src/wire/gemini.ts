@@ -67,6 +67,11 @@ export const geminiGenerateContent: WireFormat = {
       maxOutputTokens: positiveNumber(generationConfig['maxOutputTokens']),
       temperature: typeof generationConfig['temperature'] === 'number' ? generationConfig['temperature'] : undefined,
       stream: false,
+      // JSON output with a schema: `responseJsonSchema` (JSON Schema) or the older OpenAPI-subset `responseSchema`.
+      jsonSchema:
+        generationConfig['responseMimeType'] === 'application/json'
+          ? (generationConfig['responseJsonSchema'] ?? generationConfig['responseSchema'] ?? {})
+          : undefined,
     };
   },
   problem(body, streamingPath) {

@@ -93,6 +93,16 @@ function errorReply(error: WireError): WireReply {
   }
 }
 
+/**
+ * The schema of a `json_schema` format: Chat Completions nests it (`{type, json_schema: {name, schema}}`),
+ * the Responses API does not (`{type, name, schema}`).
+ */
+function jsonSchemaFormat(format: unknown, nestedKey: string | undefined): unknown {
+  if (!isRecord(format) || format['type'] !== 'json_schema') return undefined;
+  const holder = nestedKey === undefined ? format : format[nestedKey];
+  return isRecord(holder) ? (holder['schema'] ?? {}) : {};
+}
+
 function streamProblem(body: Record<string, unknown>): { message: string; param: string } | undefined {
   return body['stream'] === true ? { message: 'Streaming is not supported by the simulator; send stream: false.', param: 'stream' } : undefined;
 }
@@ -111,6 +121,7 @@ export const openaiChat: WireFormat = {
       maxOutputTokens: positiveNumber(fields['max_completion_tokens']) ?? positiveNumber(fields['max_tokens']),
       temperature: typeof fields['temperature'] === 'number' ? fields['temperature'] : undefined,
       stream: fields['stream'] === true,
+      jsonSchema: jsonSchemaFormat(fields['response_format'], 'json_schema'),
     };
   },
   problem(body) {
@@ -179,6 +190,7 @@ export const openaiResponses: WireFormat = {
       maxOutputTokens: positiveNumber(fields['max_output_tokens']),
       temperature: typeof fields['temperature'] === 'number' ? fields['temperature'] : undefined,
       stream: fields['stream'] === true,
+      jsonSchema: isRecord(fields['text']) ? jsonSchemaFormat(fields['text']['format'], undefined) : undefined,
     };
   },
   problem(body) {

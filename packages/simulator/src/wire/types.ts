@@ -10,6 +10,8 @@ export interface WireRequest {
   maxOutputTokens: number | undefined;
   temperature: number | undefined;
   stream: boolean;
+  /** The JSON Schema the answer must follow, when the request asked for structured output. */
+  jsonSchema: unknown;
 }
 
 /** The answer to send, already cut to the token limit. */
