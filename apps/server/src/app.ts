@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import type { Logger, TrustProxySetting } from '@visibility/core';
-import { ApiError, sendApiError } from './http/api-error.js';
+import { ApiError, docsUrlFor, sendApiError, unknownApiEndpoint } from './http/api-error.js';
 import { requestContext } from './http/request-context.js';
 import { auditRoutes, type AuditRouteDependencies } from './rest/audit-routes.js';
 import { publicCors } from './rest/cors.js';
@@ -26,7 +26,7 @@ export interface AppDependencies extends QuickMeasurementDependencies, Omit<Audi
 /** Builds the one Express app that serves REST, MCP and the site. */
 export function createApp(dependencies: AppDependencies): Express {
   const app = express();
-  const docsUrl = `${dependencies.baseUrl}/developers`;
+  const docsUrl = docsUrlFor(dependencies.baseUrl);
   app.disable('x-powered-by');
   app.set('trust proxy', dependencies.trustProxy);
   app.set('etag', false);
@@ -57,7 +57,7 @@ export function createApp(dependencies: AppDependencies): Express {
     sendApiError(
       response,
       underApi
-        ? new ApiError(404, 'endpoint_not_found', `There is no API endpoint at ${request.method} ${request.path}.`, 'Check the path and method against /openapi.json.')
+        ? unknownApiEndpoint(request.method, request.path)
         : new ApiError(404, 'not_found', `Nothing is published at ${request.path}.`, 'Start from / or read /llms.txt for the list of pages.'),
       docsUrl,
     );

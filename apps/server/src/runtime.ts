@@ -7,6 +7,7 @@ import {
   createProvider,
   createProviderLineup,
   createRateLimiter,
+  IN_MEMORY_LIMITED_OPERATIONS,
   ensureSessionSecret,
   openStore,
   resolveLineupSettings,
@@ -58,6 +59,8 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     });
     const rateLimiter = createRateLimiter(store.rateLimitRepository, {
       policies: buildLimitPolicies({ repeatDailyCap: config.repeatDailyCap }),
+      // Map reads spend nothing: their counters are in memory (no SQLite write per read); the rest stay durable.
+      inMemoryOperations: IN_MEMORY_LIMITED_OPERATIONS,
     });
     if (config.providerMode === 'demo') simulator = await startSimulator({ host: '127.0.0.1', port: 0 });
     const adapters = createProviderLineup(resolveLineupSettings(config, simulator?.baseUrls), {

@@ -5,6 +5,7 @@ import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
 import { authRoutes } from './auth/auth-routes.js';
 import { discoveryRoutes } from './discovery/index.js';
+import { docsUrlFor } from './http/api-error.js';
 import { createCheapReads } from './http/cheap-reads.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { mapRoutes } from './rest/map-routes.js';
@@ -101,8 +102,14 @@ export async function startService(config: Config, logger: Logger, options: Star
       },
     });
     const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
-    // GET /api/badge/{token} answers before Express too, with the bytes its Express route would send.
-    const cheapReads = createCheapReads({ tokenRepository: store.tokenRepository, logger });
+    // The badge, map reads and unknown-API 404s answer before Express too, with the bytes Express would send.
+    const cheapReads = createCheapReads({
+      tokenRepository: store.tokenRepository,
+      readMap: buyerQuestionMaps.readAnswer,
+      app,
+      docsUrl: docsUrlFor(config.baseUrl),
+      logger,
+    });
     // Cheap reads (pages, markdown views, discovery files, the stylesheet) skip Express entirely.
     const server = createServer({ connectionsCheckingInterval: timeouts.connectionsCheckingIntervalMs }, (request, response) => {
       if (!site.handle(request, response) && !cheapReads.handle(request, response)) app(request, response);

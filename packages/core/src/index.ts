@@ -12,8 +12,8 @@ export {
   parseTrustProxy,
 } from './config/index.js';
 export type { Config, ExtractionSettings, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config/index.js';
-export { createLogger } from './logging/logger.js';
-export type { LogFields, Logger, LoggerOptions } from './logging/logger.js';
+export { createBatchedWrite, createLogger } from './logging/logger.js';
+export type { BatchedWrite, LogFields, Logger, LoggerOptions } from './logging/logger.js';
 export {
   applyMigrations,
   BudgetRepository,
@@ -39,8 +39,10 @@ export {
   createRateLimiter,
   DEFAULT_MAP_READS_PER_MINUTE,
   DEFAULT_REPEAT_DAILY_CAP,
+  IN_MEMORY_LIMITED_OPERATIONS,
   LIMIT_POLICIES,
   LIMITED_OPERATIONS,
+  MemoryCounters,
   validateLimitPolicies,
 } from './limits/index.js';
 export type {
@@ -235,12 +237,13 @@ export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart
 export {
   buildBuyerQuestionMap,
   BuyerQuestionMapRunner,
+  createBuyerQuestionMapReader,
   createBuyerQuestionMapRunner,
+  DEFAULT_CACHED_MAPS,
   DEFAULT_MAP_CONCURRENCY_PER_PROVIDER,
   DEFAULT_MAP_STOP_GRACE_MS,
   DEFAULT_MAP_WAIT_MS,
   getBuyerQuestionMap,
-  getBuyerQuestionMapJson,
   MAP_ERROR_CODES,
   MAP_PURPOSE,
   MapError,
@@ -254,6 +257,8 @@ export type {
   BuyerQuestionMapDependencies,
   BuyerQuestionMapProgress,
   BuyerQuestionMapProviderSummary,
+  BuyerQuestionMapRead,
+  BuyerQuestionMapReader,
   BuyerQuestionMapResponse,
   BuyerQuestionMapRow,
   BuyerQuestionMapRunnerOptions,

@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig } from '@visibility/core';
+import { ConfigError, createBatchedWrite, createLogger, loadConfig } from '@visibility/core';
 import { startService } from '../service.js';
 
 /** `visibility serve`: start the service and stop it cleanly on SIGTERM/SIGINT. */
@@ -17,7 +17,11 @@ export async function runServe(argv: string[]): Promise<number> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.logLevel });
+  // One write of the log lines per event-loop turn, not one system call per access-log line; the
+  // exit handler writes the last turn's lines.
+  const output = createBatchedWrite((text) => process.stdout.write(text));
+  process.on('exit', output.flush);
+  const logger = createLogger({ level: config.logLevel, write: output.write });
   const service = await startService(config, logger);
   return new Promise<number>((resolve) => {
     let stopping = false;

@@ -1,4 +1,5 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import { apiErrorAnswer, writeAnswer, type ApiErrorDescription } from './answer.js';
 
 /** The spec's error body: every error a client can see has exactly these fields. */
 export interface ApiErrorBody {
@@ -22,9 +23,23 @@ export class ApiError extends Error {
   }
 }
 
+/** The `docs` link of every ApiError of a deployment. */
+export function docsUrlFor(baseUrl: string): string {
+  return `${baseUrl}/developers`;
+}
+
 /** Writes an ApiError as JSON with the `docs` link of this deployment. */
-export function sendApiError(response: Response, error: ApiError, docsUrl: string): void {
-  const body: ApiErrorBody = { error: error.message, code: error.code, hint: error.hint, docs: docsUrl };
-  for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
-  response.status(error.status).type('application/json').send(JSON.stringify(body));
+export function sendApiError(response: ServerResponse, error: ApiErrorDescription, docsUrl: string): void {
+  writeAnswer(response, apiErrorAnswer(error, docsUrl));
+}
+
+/** The 404 of an API path no route serves (a plain description: the 404 fast path builds it per request, with no stack to capture). */
+export function unknownApiEndpoint(method: string, path: string): ApiErrorDescription {
+  return {
+    status: 404,
+    code: 'endpoint_not_found',
+    message: `There is no API endpoint at ${method} ${path}.`,
+    hint: 'Check the path and method against /openapi.json.',
+    headers: {},
+  };
 }

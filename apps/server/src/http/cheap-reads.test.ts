@@ -4,20 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintAuditToken } from '@visibility/core';
 import { startTestService, type TestService } from '../test-support/service.js';
 
-// GET /api/badge/{token} is answered before Express (cheap-reads.ts). The same request with an
-// If-Modified-Since header goes through Express (the fast path leaves conditional requests to it) and,
-// with no Last-Modified on a badge, gets the ordinary 200: so each pair below is the fast path and the
-// Express route answering the same request, and must match byte for byte but the Date.
+// GET /api/badge/{token}, GET /api/audit/{id}/fanout-map and the 404 of an unknown API path are
+// answered before Express (cheap-reads.ts). The same request with an If-Modified-Since header goes
+// through Express (the fast path leaves it to Express) and, with no Last-Modified on these answers,
+// gets the ordinary answer: so each pair below is the fast path and the Express route answering the
+// same request, and must match byte for byte but the Date.
 
 let running: TestService;
 beforeAll(async () => {
-  running = await startTestService({ SESSION_SECRET: 'cheap-reads-test-secret-0123456789abcdef' });
+  // TRUST_PROXY=loopback: X-Forwarded-For names the caller, so two requests can be two fresh callers.
+  running = await startTestService({ SESSION_SECRET: 'cheap-reads-test-secret-0123456789abcdef', TRUST_PROXY: 'loopback' });
 });
 afterAll(async () => {
   await running.stop();
 });
 
-function badgeToken(): string {
+function insertAudit(): string {
   const id = randomUUID();
   running.service.store.auditRepository.insertAudit({
     id,
@@ -31,10 +33,29 @@ function badgeToken(): string {
     mode: 'live',
     measured: true,
     score: 62,
-    response: { id, audit: { score: 62 } },
+    response: { id, audit: { score: 62 }, productFanout: { questions: ['Which CRM should a small agency use?'] } },
   });
-  return mintAuditToken(running.service.store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'owner@acme.example' });
+  return id;
 }
+
+function badgeToken(): string {
+  return mintAuditToken(running.service.store.tokenRepository, { auditId: insertAudit(), kind: 'badge', createdBy: 'owner@acme.example' });
+}
+
+/** An audit with a stored (complete) buyer-question map of one question and one provider. */
+function auditWithMap(): string {
+  const auditId = insertAudit();
+  const { mapRepository } = running.service.store;
+  const createdAt = new Date().toISOString();
+  const job = { auditId, mode: 'live', brand: 'Acme & Sons', website: 'https://acme.example/', competitors: [], questions: ['Which CRM?'], providers: [{ provider: 'openai' as const, model: 'gpt-test' }], createdAt };
+  expect(mapRepository.createFirstJob(job)).toBe(true);
+  expect(mapRepository.completeJob(auditId, 1, { auditId, generation: 1, brand: '<b>Acme & Sons</b>', questions: ['Which CRM?'] }, createdAt)).toBe(true);
+  return auditId;
+}
+
+let callers = 0;
+/** A caller no test has used yet. */
+const freshCaller = () => `198.51.100.${(callers += 1)}`;
 
 interface Raw {
   status: number;
@@ -64,6 +85,14 @@ function headerLines(raw: Raw): string[] {
   return lines;
 }
 
+/** One header's value, by name in any case. */
+function header(raw: Raw, name: string): string | undefined {
+  for (let index = 0; index < raw.rawHeaders.length; index += 2) {
+    if (raw.rawHeaders[index]?.toLowerCase() === name.toLowerCase()) return raw.rawHeaders[index + 1];
+  }
+  return undefined;
+}
+
 /** The access-log line of a request id, without its time and duration. */
 function logLine(requestId: string): Record<string, unknown> {
   const line = running.logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find((record) => record.requestId === requestId && record.msg === 'request');
@@ -72,6 +101,17 @@ function logLine(requestId: string): Record<string, unknown> {
   expect(typeof durationMs).toBe('number');
   return rest;
 }
+
+/** Both access-log lines of a request id (fast path, then Express), without time and duration. */
+function logLines(requestId: string): Array<Record<string, unknown>> {
+  return running.logLines
+    .map((text) => JSON.parse(text) as Record<string, unknown>)
+    .filter((record) => record.requestId === requestId && record.msg === 'request')
+    .map(({ time: _time, durationMs: _durationMs, ...rest }) => rest);
+}
+
+let requestIds = 0;
+const uniqueRequestId = () => `cheap-read-${String((requestIds += 1)).padStart(4, '0')}`;
 
 const CONDITIONAL = { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' };
 
@@ -112,5 +152,156 @@ describe('GET /api/badge/{token} before Express', () => {
     expect((await get(`/api/badge/${token}/`, {})).status).toBe(200);
     expect((await get(`/API/BADGE/${token}`, {})).status).toBe(200);
     expect((await get('/api/badge/%E0%A4%A', {})).status).toBe(404);
+  });
+});
+
+describe('GET /api/badge/{token}: entity tags', () => {
+  it('tags the badge with its bytes and answers a matching If-None-Match with 304, on both paths', async () => {
+    const url = `/api/badge/${badgeToken()}`;
+    const first = await get(url, {});
+    const etag = header(first, 'etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(header(first, 'cache-control')).toMatch(/^public, max-age=\d+$/);
+    expect(header(await get(url, {}), 'etag')).toBe(etag);
+    for (const conditional of [{}, CONDITIONAL]) {
+      for (const tag of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+        const revalidated = await get(url, { 'if-none-match': tag, 'x-request-id': 'badge-etag-0001', ...conditional });
+        expect(revalidated.status).toBe(304);
+        expect(revalidated.body.length).toBe(0);
+        expect(header(revalidated, 'etag')).toBe(etag);
+        expect(header(revalidated, 'cache-control')).toBe(header(first, 'cache-control'));
+        expect(header(revalidated, 'content-type')).toBeUndefined();
+      }
+      const changed = await get(url, { 'if-none-match': '"not-this-one"', ...conditional });
+      expect(changed.status).toBe(200);
+      expect(changed.body.equals(first.body)).toBe(true);
+    }
+    const fast = await get(url, { 'if-none-match': etag, 'x-request-id': 'badge-304-fast' });
+    const express = await get(url, { 'if-none-match': etag, 'x-request-id': 'badge-304-fast', ...CONDITIONAL });
+    expect(headerLines(fast)).toEqual(headerLines(express));
+  });
+
+  it('keeps the 404 SVG of an unknown token a 404 whatever If-None-Match says', async () => {
+    const url = `/api/badge/vb_${'B'.repeat(43)}`;
+    const first = await get(url, {});
+    expect(first.status).toBe(404);
+    const again = await get(url, { 'if-none-match': header(first, 'etag') ?? '' });
+    expect(again.status).toBe(404);
+    expect(again.body.equals(first.body)).toBe(true);
+  });
+});
+
+describe('GET /api/audit/{auditId}/fanout-map before Express', () => {
+  /** X-RateLimit-Reset names the end of the minute: two requests a few ms apart may straddle it. */
+  const withoutReset = (raw: Raw) => headerLines(raw).filter((line) => !line.startsWith('X-RateLimit-Reset: '));
+
+  for (const [label, path] of [
+    ['a stored map', () => `/api/audit/${auditWithMap()}/fanout-map`],
+    ['a stored map, id in capitals', () => `/api/audit/${auditWithMap().toUpperCase()}/fanout-map`],
+    ['an audit with no map yet', () => `/api/audit/${insertAudit()}/fanout-map`],
+    ['an unknown audit (404 ApiError)', () => `/api/audit/${randomUUID()}/fanout-map`],
+  ] as const) {
+    it(`answers ${label} exactly as the Express route does`, async () => {
+      const url = path();
+      const requestId = uniqueRequestId();
+      const fast = await get(url, { 'x-request-id': requestId, 'x-forwarded-for': freshCaller() });
+      const express = await get(url, { 'x-request-id': requestId, 'x-forwarded-for': freshCaller(), ...CONDITIONAL });
+      expect(fast.status).toBe(express.status);
+      expect(withoutReset(fast)).toEqual(withoutReset(express));
+      expect(fast.body.equals(express.body)).toBe(true);
+      expect(logLines(requestId)).toEqual([{ ...logLine(requestId), path: url }, { ...logLine(requestId), path: url }]);
+      expect(logLine(requestId)).toMatchObject({ method: 'GET', status: fast.status });
+    });
+  }
+
+  it('answers the stored map with its tag, revalidates it to 304 (still a counted read), and shares one limit with Express', async () => {
+    const auditId = auditWithMap();
+    const url = `/api/audit/${auditId}/fanout-map`;
+    const caller = freshCaller();
+    const first = await get(url, { 'x-forwarded-for': caller });
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body.toString('utf8'))).toMatchObject({ ok: true, cached: true, map: { auditId, brand: '<b>Acme & Sons</b>' } });
+    expect(header(first, 'cache-control')).toBe('public, no-cache');
+    expect(header(first, 'content-type')).toBe('application/json; charset=utf-8');
+    expect(header(first, 'x-ratelimit-remaining')).toBe('119');
+    const etag = header(first, 'etag') ?? '';
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+
+    const revalidated = await get(url, { 'x-forwarded-for': caller, 'if-none-match': etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(header(revalidated, 'etag')).toBe(etag);
+    expect(header(revalidated, 'cache-control')).toBe('public, no-cache');
+    expect(header(revalidated, 'x-ratelimit-remaining')).toBe('118');
+    const throughExpress = await get(url, { 'x-forwarded-for': caller, 'if-none-match': etag, ...CONDITIONAL });
+    expect(throughExpress.status).toBe(304);
+    expect(header(throughExpress, 'x-ratelimit-remaining')).toBe('117');
+    expect((await get(url, { 'x-forwarded-for': caller, 'if-none-match': '"stale"' })).status).toBe(200);
+  });
+
+  it('refuses a caller past its limit with the 429 ApiError on both paths, If-None-Match or not', async () => {
+    const url = `/api/audit/${auditWithMap()}/fanout-map`;
+    const caller = freshCaller();
+    let last: Raw | undefined;
+    // 120 a minute; a minute boundary inside the loop gives at most 120 more.
+    for (let call = 0; call < 241 && last?.status !== 429; call += 1) last = await get(url, { 'x-forwarded-for': caller });
+    expect(last?.status).toBe(429);
+    const etag = '*';
+    const fast = await get(url, { 'x-forwarded-for': caller, 'if-none-match': etag, 'x-request-id': 'map-429-00001' });
+    const express = await get(url, { 'x-forwarded-for': caller, 'if-none-match': etag, 'x-request-id': 'map-429-00001', ...CONDITIONAL });
+    for (const refused of [fast, express]) {
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.body.toString('utf8'))).toEqual({
+        error: 'You have reached the limit for this operation.',
+        code: 'rate_limited',
+        hint: expect.stringMatching(/^Wait \d+ seconds/),
+        docs: 'http://visibility.test/developers',
+      });
+      expect(Number(header(refused, 'retry-after'))).toBeGreaterThan(0);
+    }
+    expect(headerLines(fast).map((line) => line.replace(/\d+/g, 'N'))).toEqual(headerLines(express).map((line) => line.replace(/\d+/g, 'N')));
+    // Another caller is still served.
+    expect((await get(url, { 'x-forwarded-for': freshCaller() })).status).toBe(200);
+  });
+});
+
+describe('the 404 of an unknown API path before Express', () => {
+  for (const path of ['/api/unknown', '/api/unknown/deeper?x=1', '/api/', "/api/it's-(not)-here"]) {
+    it(`answers GET ${path} exactly as Express's 404 handler does`, async () => {
+      const requestId = uniqueRequestId();
+      const fast = await get(path, { 'x-request-id': requestId });
+      const express = await get(path, { 'x-request-id': requestId, ...CONDITIONAL });
+      expect(fast.status).toBe(404);
+      expect(headerLines(fast)).toEqual(headerLines(express));
+      expect(fast.body.equals(express.body)).toBe(true);
+      expect(JSON.parse(fast.body.toString('utf8'))).toEqual({
+        error: `There is no API endpoint at GET ${path.split('?')[0]}.`,
+        code: 'endpoint_not_found',
+        hint: 'Check the path and method against /openapi.json.',
+        docs: 'http://visibility.test/developers',
+      });
+      const expected = { level: 'info', msg: 'request', requestId, method: 'GET', path: path.split('?')[0], status: 404 };
+      expect(logLines(requestId)).toEqual([expected, expected]);
+    });
+  }
+
+  it('never answers 404 for a path a route serves, in any letter case', async () => {
+    expect((await get('/API/Account', {})).status).toBe(401);
+    expect((await get('/api/account/audits', {})).status).toBe(401);
+    expect((await get(`/Api/Badge/${badgeToken()}`, {})).status).toBe(200);
+  });
+
+  it('knows the API routes from the app itself', async () => {
+    const { apiRouteSegments } = await import('./cheap-reads.js');
+    const express = (await import('express')).default;
+    const app = express();
+    const router = express.Router();
+    router.get('/api/new-thing/:id', (_request, response) => response.end());
+    app.use(router);
+    app.post('/api/audit', (_request, response) => response.end());
+    expect(apiRouteSegments(app)).toEqual(new Set(['new-thing', 'audit']));
+    // A router mounted under a path cannot be read: no 404 fast path then.
+    app.use('/api/v2', express.Router().get('/x', (_request, response) => response.end()));
+    expect(apiRouteSegments(app)).toBeUndefined();
   });
 });

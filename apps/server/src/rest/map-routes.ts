@@ -1,23 +1,35 @@
 import { Router, type Request, type Response } from 'express';
 import {
+  createBuyerQuestionMapReader,
   createBuyerQuestionMapRunner,
   FanoutMapRequestSchema,
-  getBuyerQuestionMapJson,
   resumeBuyerQuestionMaps,
   startBuyerQuestionMap,
   stopBuyerQuestionMaps,
   type BuyerQuestionMapDependencies,
+  type BuyerQuestionMapReader,
+  type RateLimiter,
 } from '@visibility/core';
 import { readSession } from '../auth/session.js';
-import { ApiError } from '../http/api-error.js';
+import { apiErrorAnswer, ifNoneMatchHits, notModified, writeAnswer, type HttpAnswer } from '../http/answer.js';
+import { ApiError, docsUrlFor } from '../http/api-error.js';
 import { literalUndecodableSegments } from '../http/literal-path-segments.js';
 import type { RouteContext } from '../route-context.js';
 import { callerKey } from './caller.js';
 import { toApiError } from './core-errors.js';
 import { jsonBody } from './json-body.js';
-import { consumeRateLimit } from './rate-limit.js';
+import { consumeOrRefuse, consumeRateLimit, rateLimitHeaders } from './rate-limit.js';
 
 const MAP_PATH = '/api/audit/:auditId/fanout-map';
+
+/**
+ * Every map read may be kept by a client or a shared cache, but must be revalidated before reuse
+ * (If-None-Match, answered 304 while the bytes are the same): a re-measurement can change it at any time.
+ */
+export const MAP_READ_CACHE_CONTROL = 'public, no-cache';
+
+/** A 304 of a map read repeats the rate-limit figures of the read it counted. */
+const RATE_LIMIT_HEADER_NAMES: ReadonlySet<string> = new Set(['x-ratelimit-remaining', 'x-ratelimit-reset']);
 
 /** The map's routes plus the service-wide job control: resume on start, stop on close. */
 export interface MapRoutes {
@@ -28,6 +40,8 @@ export interface MapRoutes {
   stop(graceMs?: number): Promise<void>;
   /** The one runner and repositories the site's map button uses too, so one audit never has two runners. */
   dependencies: BuyerQuestionMapDependencies;
+  /** getBuyerQuestionMap for a caller, as the GET route answers it (http/cheap-reads.ts answers with it too). */
+  readAnswer(auditId: string, caller: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
 }
 
 /**
@@ -74,18 +88,12 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     }
   });
 
-  router.get(MAP_PATH, async (request: Request<{ auditId: string }>, response: Response) => {
-    try {
-      const caller = callerKey(request);
-      // The stored map is sent as the text it was stored as: a read never parses and re-serialises it.
-      const body = await getBuyerQuestionMapJson({ ...dependencies, logger: request.log }, request.params.auditId, {
-        afterLookup: () => consumeRateLimit(runtime.rateLimiter, 'getBuyerQuestionMap', caller, response),
-      });
-      response.setHeader('Cache-Control', 'no-store');
-      response.type('application/json').send(body);
-    } catch (error) {
-      throw toApiError(error);
-    }
+  const reader = createBuyerQuestionMapReader(dependencies);
+  const readAnswer = (auditId: string, caller: string, ifNoneMatch: string | string[] | undefined) =>
+    mapReadAnswer({ reader, rateLimiter: runtime.rateLimiter, docsUrl: docsUrlFor(config.baseUrl) }, auditId, caller, ifNoneMatch);
+  // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same readAnswer.
+  router.get(MAP_PATH, (request: Request<{ auditId: string }>, response: Response) => {
+    writeAnswer(response, readAnswer(request.params.auditId, callerKey(request), request.headers['if-none-match']));
   });
 
   return {
@@ -93,7 +101,46 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     resume: () => resumeBuyerQuestionMaps(dependencies),
     stop: (graceMs) => stopBuyerQuestionMaps(dependencies, graceMs),
     dependencies,
+    readAnswer,
   };
+}
+
+/**
+ * getBuyerQuestionMap as an answer: 404 for an unknown audit (no rate-limit slot spent), 429 past the
+ * caller's limit, else the map read (200) with its rate-limit figures and entity tag, or 304 when
+ * If-None-Match names that tag (a 304 still counts as a read: the limit is on requests, not bytes).
+ * Errors that are not the spec's (a store failure) are thrown, for the 500 of the error handler.
+ */
+export function mapReadAnswer(
+  options: { reader: BuyerQuestionMapReader; rateLimiter: RateLimiter; docsUrl: string },
+  auditId: string,
+  caller: string,
+  ifNoneMatch: string | string[] | undefined,
+): HttpAnswer {
+  let limitHeaders: Array<[string, string]> = [];
+  let read;
+  try {
+    read = options.reader.read(auditId, {
+      afterLookup: () => {
+        limitHeaders = rateLimitHeaders(consumeOrRefuse(options.rateLimiter, 'getBuyerQuestionMap', caller));
+      },
+    });
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError instanceof ApiError) return apiErrorAnswer(apiError, options.docsUrl);
+    throw error;
+  }
+  const answer: HttpAnswer = {
+    status: 200,
+    headers: [
+      ...limitHeaders,
+      ['Cache-Control', MAP_READ_CACHE_CONTROL],
+      ['Content-Type', 'application/json; charset=utf-8'],
+      ['ETag', read.etag],
+    ],
+    body: read.body,
+  };
+  return ifNoneMatchHits(ifNoneMatch, read.etag) ? notModified(answer, RATE_LIMIT_HEADER_NAMES) : answer;
 }
 
 /** The optional FanoutMapRequest: no body or `{}` is `rerun: false`; anything else unreadable is 400 `invalid_body`. */

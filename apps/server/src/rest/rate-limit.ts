@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { LimitedOperation, RateLimiter } from '@visibility/core';
+import type { LimitedOperation, RateLimitAllowed, RateLimiter } from '@visibility/core';
 import { ApiError } from '../http/api-error.js';
 
 /**
@@ -12,6 +12,21 @@ export function consumeRateLimit(
   caller: string,
   response: Response,
 ): { remaining: number; resetAt: Date } {
+  const decision = consumeOrRefuse(rateLimiter, operation, caller);
+  for (const [name, value] of rateLimitHeaders(decision)) response.setHeader(name, value);
+  return { remaining: decision.remaining, resetAt: decision.resetAt };
+}
+
+/** The X-RateLimit-Remaining and X-RateLimit-Reset headers of an allowed call, in the order they are sent. */
+export function rateLimitHeaders(decision: { remaining: number; resetAt: Date }): Array<[string, string]> {
+  return [
+    ['X-RateLimit-Remaining', String(decision.remaining)],
+    ['X-RateLimit-Reset', decision.resetAt.toISOString()],
+  ];
+}
+
+/** Counts one call, or throws the spec's 429 ApiError (with an integer Retry-After) when a limit is reached. */
+export function consumeOrRefuse(rateLimiter: RateLimiter, operation: LimitedOperation, caller: string): RateLimitAllowed {
   const decision = rateLimiter.consume(operation, caller);
   if (!decision.allowed) {
     const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
@@ -26,7 +41,5 @@ export function consumeRateLimit(
       { 'Retry-After': String(wait) },
     );
   }
-  response.setHeader('X-RateLimit-Remaining', String(decision.remaining));
-  response.setHeader('X-RateLimit-Reset', decision.resetAt.toISOString());
-  return { remaining: decision.remaining, resetAt: decision.resetAt };
+  return decision;
 }

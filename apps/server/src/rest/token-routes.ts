@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import {
   badgeForToken,
@@ -11,6 +12,7 @@ import {
 } from '@visibility/core';
 import { isSameOriginRequest } from '../auth/same-origin.js';
 import { readSession } from '../auth/session.js';
+import { ifNoneMatchHits, notModified, writeAnswer, type HttpAnswer } from '../http/answer.js';
 import { ApiError } from '../http/api-error.js';
 import { literalUndecodableSegments } from '../http/literal-path-segments.js';
 import type { RouteContext } from '../route-context.js';
@@ -111,16 +113,19 @@ export function tokenRoutes(context: RouteContext): Router {
 
   // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same badgeAnswer.
   router.get('/api/badge/:token', (request, response) => {
-    const badge = badgeAnswer(store.tokenRepository, String(request.params.token ?? ''));
-    for (const [name, value] of badge.headers) response.setHeader(name, value);
-    response.status(badge.status).send(badge.svg);
+    writeAnswer(response, badgeAnswer(store.tokenRepository, String(request.params.token ?? ''), request.headers['if-none-match']));
   });
 
   return router;
 }
 
-/** What GET /api/badge/{token} answers: the status, the headers the route sets (in this order) and the SVG. */
-export function badgeAnswer(repository: TokenRepository, rawToken: string): { status: 200 | 404; headers: Array<[string, string]>; svg: string } {
+/**
+ * What GET /api/badge/{token} answers: the SVG (200, or 404 for an unknown token) with its caching
+ * headers and an entity tag of the SVG's bytes, or 304 when If-None-Match names that tag. The tag
+ * follows the content (brand, month, re-check state), so a client or CDN revalidating after max-age
+ * gets a 304 until the badge would look different.
+ */
+export function badgeAnswer(repository: TokenRepository, rawToken: string, ifNoneMatch?: string | string[]): HttpAnswer {
   const badge = badgeForToken(repository, rawToken);
   let maxAge = BADGE_NOT_FOUND_MAX_AGE_SECONDS;
   if (badge.found) {
@@ -128,16 +133,20 @@ export function badgeAnswer(repository: TokenRepository, rawToken: string): { st
     const untilRecheck = badge.recheckDueAt === undefined ? Infinity : Math.floor((badge.recheckDueAt.getTime() - Date.now()) / 1000);
     maxAge = Math.max(60, Math.min(BADGE_MAX_AGE_SECONDS, untilRecheck));
   }
-  return {
+  const etag = `"${createHash('sha256').update(badge.svg).digest('base64url').slice(0, 27)}"`;
+  const answer: HttpAnswer = {
     status: badge.found ? 200 : 404,
     headers: [
       ['Content-Type', 'image/svg+xml; charset=utf-8'],
       ['Cache-Control', `public, max-age=${maxAge}`],
+      ['ETag', etag],
       ['X-Content-Type-Options', 'nosniff'],
       ['Content-Security-Policy', BADGE_CONTENT_SECURITY_POLICY],
     ],
-    svg: badge.svg,
+    body: badge.svg,
   };
+  // Only a badge that exists is revalidated to 304; the "not found" SVG keeps its 404 status.
+  return badge.found && ifNoneMatchHits(ifNoneMatch, etag) ? notModified(answer) : answer;
 }
 
 /** The spec's embed: an anchor to the landing page wrapping the badge image, displayed 250 by 40. */

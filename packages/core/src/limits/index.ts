@@ -2,12 +2,13 @@ export {
   buildLimitPolicies,
   DEFAULT_MAP_READS_PER_MINUTE,
   DEFAULT_REPEAT_DAILY_CAP,
+  IN_MEMORY_LIMITED_OPERATIONS,
   LIMIT_POLICIES,
   LIMITED_OPERATIONS,
   validateLimitPolicies,
 } from './policies.js';
 export type { LimitCode, LimitedOperation, LimitPolicies, LimitPolicyOverrides, LimitRule, LimitScope } from './policies.js';
-export { createRateLimiter } from './rate-limiter.js';
+export { createRateLimiter, MemoryCounters } from './rate-limiter.js';
 export type {
   LimitDescription,
   RateLimitAllowed,

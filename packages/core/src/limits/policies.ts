@@ -37,6 +37,14 @@ export const DEFAULT_REPEAT_DAILY_CAP = 200;
 /** Polling allowance for getBuyerQuestionMap: one read every half second, enough for a few open tabs. */
 export const DEFAULT_MAP_READS_PER_MINUTE = 120;
 
+/**
+ * Limited operations whose counters the service keeps in memory rather than in SQLite: reads that
+ * spend no provider money and no credit, where a durable counter would cost a write transaction per
+ * request (docs/limits-and-budget.md says what that trades away). Every operation that spends money
+ * keeps its durable counters.
+ */
+export const IN_MEMORY_LIMITED_OPERATIONS: readonly LimitedOperation[] = ['getBuyerQuestionMap'];
+
 /** Numbers the spec leaves open, for an operator who wants other ones. */
 export interface LimitPolicyOverrides {
   /** Shared daily cap on runRepeatedBuyerQuestion (default {@link DEFAULT_REPEAT_DAILY_CAP}). */

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { fakeClock } from '../store/test-support/fake-clock.js';
 import { runWorker } from '../store/test-support/run-worker.js';
 import { useTempStores } from '../store/test-support/temp-stores.js';
-import { buildLimitPolicies, LIMIT_POLICIES, type LimitPolicies, type LimitRule } from './policies.js';
-import { createRateLimiter, type RateLimitDecision } from './rate-limiter.js';
+import { buildLimitPolicies, IN_MEMORY_LIMITED_OPERATIONS, LIMIT_POLICIES, type LimitPolicies, type LimitRule } from './policies.js';
+import { createRateLimiter, MemoryCounters, type RateLimitDecision } from './rate-limiter.js';
 
 const { open, dataDir } = useTempStores('limits');
 
@@ -233,5 +233,59 @@ describe('policies', () => {
     const limiter = createRateLimiter(store.rateLimitRepository, { policies: { op: [perCallerHour(1)] } });
     expect(limiter.consume('op', '').allowed).toBe(true);
     expect(limiter.consume('op', '   ').allowed).toBe(false);
+  });
+});
+
+describe('createRateLimiter: operations counted in memory', () => {
+  const policies = { read: [{ name: 'minute', max: 3, windowSeconds: 60, scope: 'caller', code: 'rate_limited' } as LimitRule], spend: [perCallerHour(2)] };
+
+  it('enforces the same limit and windows without writing a counter row', () => {
+    const store = open();
+    const clock = fakeClock('2026-03-10T09:00:10Z');
+    const limiter = createRateLimiter(store.rateLimitRepository, { policies, now: clock.now, inMemoryOperations: ['read'] });
+    const decisions = Array.from({ length: 5 }, () => limiter.consume('read', '203.0.113.9'));
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, false, false]);
+    expect(allowance(decisions[2] as RateLimitDecision)).toMatchObject({ remaining: 0, resetAt: new Date('2026-03-10T09:01:00Z') });
+    expect(refusal(decisions[3] as RateLimitDecision)).toMatchObject({ code: 'rate_limited', retryAfterSeconds: 50 });
+    expect(limiter.peek('read', '203.0.113.9').allowed).toBe(false);
+    // Another caller has its own counter; the next window starts from zero.
+    expect(limiter.consume('read', '203.0.113.10').allowed).toBe(true);
+    clock.set('2026-03-10T09:01:00Z');
+    expect(allowance(limiter.consume('read', '203.0.113.9')).remaining).toBe(2);
+    // Nothing of the in-memory operation reached SQLite.
+    expect(store.rateLimitRepository.usedCounts([{ bucket: 'read:minute', callerKey: 'caller:203.0.113.9', windowStartMs: Date.parse('2026-03-10T09:01:00Z'), windowEndMs: 0 }])).toEqual([0]);
+  });
+
+  it('keeps every other operation durable: a second limiter on the same file sees its counts, not the in-memory ones', () => {
+    const store = open();
+    const clock = fakeClock('2026-03-10T09:00:10Z');
+    const first = createRateLimiter(store.rateLimitRepository, { policies, now: clock.now, inMemoryOperations: ['read'] });
+    const second = createRateLimiter(open().rateLimitRepository, { policies, now: clock.now, inMemoryOperations: ['read'] });
+    expect(first.consume('spend', 'c').allowed).toBe(true);
+    expect(first.consume('spend', 'c').allowed).toBe(true);
+    expect(second.consume('spend', 'c').allowed).toBe(false);
+    for (let index = 0; index < 3; index += 1) expect(first.consume('read', 'c').allowed).toBe(true);
+    // The trade-off of in-memory counters: another process (or a restart) starts them from zero.
+    expect(second.consume('read', 'c').allowed).toBe(true);
+  });
+
+  it('prunes ended windows so counters of past callers do not pile up', () => {
+    const counters = new MemoryCounters();
+    const window = (callerKey: string, windowStartMs: number) => ({ bucket: 'read:minute', callerKey, windowStartMs, windowEndMs: windowStartMs + 60_000 });
+    counters.incrementAll([window('a', 0)]);
+    counters.incrementAll([window('b', 60_000)]);
+    counters.incrementAll([window('a', 60_000)]);
+    expect(counters.usedCounts([window('a', 60_000), window('a', 0)])).toEqual([1, 0]);
+    expect(counters.size).toBe(2);
+    expect(counters.pruneEndedBefore(120_000)).toBe(2);
+    expect(counters.size).toBe(0);
+  });
+
+  it('refuses to keep a money-less operation in memory that has no policy', () => {
+    expect(() => createRateLimiter(open().rateLimitRepository, { policies, inMemoryOperations: ['missing' as 'read'] })).toThrow(/no policy/);
+  });
+
+  it('the service keeps only getBuyerQuestionMap in memory', () => {
+    expect(IN_MEMORY_LIMITED_OPERATIONS).toEqual(['getBuyerQuestionMap']);
   });
 });

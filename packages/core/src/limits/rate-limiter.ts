@@ -56,6 +56,69 @@ export interface RateLimiterOptions<Operation extends string> {
   now?: () => Date;
   /** Minimum time between automatic prunes, in ms (default one minute). */
   pruneIntervalMs?: number;
+  /**
+   * Operations whose counters live in this process's memory instead of SQLite: no write per call,
+   * but they start from zero when the process restarts and are not shared with other processes on
+   * the same DATA_DIR. Only for operations that spend no money (the service: getBuyerQuestionMap).
+   */
+  inMemoryOperations?: readonly Operation[];
+}
+
+/** What the limiter needs from a counter store: SQLite ({@link RateLimitRepository}) or {@link MemoryCounters}. */
+interface CounterStore {
+  usedCounts(windows: readonly CounterWindow[]): number[];
+  incrementAll(windows: readonly CounterWindow[]): void;
+  pruneEndedBefore(nowMs: number): number;
+  transaction<T>(work: () => T): T;
+}
+
+/**
+ * Fixed-window counters in a Map: one entry per limit and caller, holding only the current window
+ * (a call in a later window starts it again from zero), deleted once its window has ended.
+ */
+export class MemoryCounters implements CounterStore {
+  private readonly counters = new Map<string, { windowStartMs: number; windowEndMs: number; used: number }>();
+
+  /** How many counters are held (each a caller of one limit whose window has not been pruned). */
+  get size(): number {
+    return this.counters.size;
+  }
+
+  usedCounts(windows: readonly CounterWindow[]): number[] {
+    return windows.map((window) => {
+      const counter = this.counters.get(counterKey(window));
+      return counter !== undefined && counter.windowStartMs === window.windowStartMs ? counter.used : 0;
+    });
+  }
+
+  incrementAll(windows: readonly CounterWindow[]): void {
+    for (const window of windows) {
+      const key = counterKey(window);
+      const counter = this.counters.get(key);
+      if (counter !== undefined && counter.windowStartMs === window.windowStartMs) counter.used += 1;
+      else this.counters.set(key, { windowStartMs: window.windowStartMs, windowEndMs: window.windowEndMs, used: 1 });
+    }
+  }
+
+  pruneEndedBefore(nowMs: number): number {
+    let removed = 0;
+    for (const [key, counter] of this.counters) {
+      if (counter.windowEndMs <= nowMs) {
+        this.counters.delete(key);
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+
+  /** One process, synchronous work: nothing can interleave, so the work is its own transaction. */
+  transaction<T>(work: () => T): T {
+    return work();
+  }
+}
+
+function counterKey(window: CounterWindow): string {
+  return `${window.bucket}\u0000${window.callerKey}`;
 }
 
 /** The counter key of shared limits; caller keys get a prefix, so no caller can collide with it. */
@@ -66,13 +129,22 @@ interface RuleWindow {
   counter: CounterWindow;
 }
 
-/** Creates a rate limiter whose fixed-window counters live in SQLite (exact across processes and restarts). */
+/**
+ * Creates a rate limiter whose fixed-window counters live in SQLite (exact across processes and
+ * restarts), except those of `inMemoryOperations`, which live in this process (exact within it).
+ */
 export function createRateLimiter<Operation extends string = LimitedOperation>(
   repository: RateLimitRepository,
   options: RateLimiterOptions<Operation> = {},
 ): RateLimiter<Operation> {
   const policies = (options.policies ?? LIMIT_POLICIES) as LimitPolicies<Operation>;
   validateLimitPolicies(policies);
+  const inMemory = new Set<Operation>(options.inMemoryOperations ?? []);
+  for (const operation of inMemory) {
+    if (!Object.hasOwn(policies, operation)) throw new TypeError(`in-memory rate limit "${operation}" has no policy`);
+  }
+  const memoryCounters = new MemoryCounters();
+  const storeFor = (operation: Operation): CounterStore => (inMemory.has(operation) ? memoryCounters : repository);
   const now = options.now ?? (() => new Date());
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   let lastPruneMs = Number.NEGATIVE_INFINITY;
@@ -134,7 +206,7 @@ export function createRateLimiter<Operation extends string = LimitedOperation>(
   function prune(): number {
     const nowMs = now().getTime();
     lastPruneMs = nowMs;
-    return repository.pruneEndedBefore(nowMs);
+    return repository.pruneEndedBefore(nowMs) + memoryCounters.pruneEndedBefore(nowMs);
   }
 
   return {
@@ -143,18 +215,19 @@ export function createRateLimiter<Operation extends string = LimitedOperation>(
       if (nowMs - lastPruneMs >= pruneIntervalMs) prune();
       const windows = windowsFor(operation, callerKey, nowMs);
       const counters = windows.map((window) => window.counter);
+      const store = storeFor(operation);
       // Read and increment in one IMMEDIATE transaction: all limits pass and count together, or none counts.
-      return repository.transaction(() => {
-        const used = repository.usedCounts(counters);
+      return store.transaction(() => {
+        const used = store.usedCounts(counters);
         const decision = decide(windows, used, nowMs, true);
-        if (decision.allowed) repository.incrementAll(counters);
+        if (decision.allowed) store.incrementAll(counters);
         return decision;
       });
     },
     peek(operation, callerKey) {
       const nowMs = now().getTime();
       const windows = windowsFor(operation, callerKey, nowMs);
-      return decide(windows, repository.usedCounts(windows.map((window) => window.counter)), nowMs, false);
+      return decide(windows, storeFor(operation).usedCounts(windows.map((window) => window.counter)), nowMs, false);
     },
     prune,
   };

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { createLogger } from './logger.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBatchedWrite, createLogger } from './logger.js';
 
 describe('createLogger', () => {
   it('writes one JSON object per line with bound fields and filters by level', () => {
@@ -22,5 +22,51 @@ describe('createLogger', () => {
     const lines: string[] = [];
     createLogger({ level: 'silent', write: (line) => lines.push(line) }).error('x');
     expect(lines).toEqual([]);
+  });
+});
+
+describe('createBatchedWrite', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('joins the lines of one event-loop turn into one write, in order, and writes nothing more when idle', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const batched = createBatchedWrite((text) => writes.push(text));
+    batched.write('a\n');
+    batched.write('b\n');
+    expect(writes).toEqual([]);
+    vi.runAllTimers();
+    expect(writes).toEqual(['a\nb\n']);
+    batched.write('c\n');
+    vi.runAllTimers();
+    vi.runAllTimers();
+    expect(writes).toEqual(['a\nb\n', 'c\n']);
+  });
+
+  it('writes at once when the pending lines reach the size bound, and flush() writes what is pending', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const batched = createBatchedWrite((text) => writes.push(text), { maxPendingBytes: 6 });
+    batched.write('12\n');
+    batched.write('34\n');
+    expect(writes).toEqual(['12\n34\n']);
+    batched.write('5\n');
+    batched.flush();
+    expect(writes).toEqual(['12\n34\n', '5\n']);
+    vi.runAllTimers();
+    expect(writes).toHaveLength(2);
+  });
+
+  it('feeds a logger: every line still arrives whole', () => {
+    vi.useFakeTimers();
+    const writes: string[] = [];
+    const batched = createBatchedWrite((text) => writes.push(text));
+    const logger = createLogger({ level: 'info', write: batched.write, now: () => new Date(0) });
+    logger.info('one', { status: 200 });
+    logger.info('two');
+    vi.runAllTimers();
+    expect(writes.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line).msg)).toEqual(['one', 'two']);
   });
 });

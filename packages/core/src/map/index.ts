@@ -5,9 +5,10 @@ export { auditNotFound, MAP_ERROR_CODES, MapError } from './errors.js';
 export type { MapErrorCode } from './errors.js';
 export { buildBuyerQuestionMap, MAP_TOP_COMPETITORS } from './grid.js';
 export {
+  createBuyerQuestionMapReader,
+  DEFAULT_CACHED_MAPS,
   DEFAULT_MAP_WAIT_MS,
   getBuyerQuestionMap,
-  getBuyerQuestionMapJson,
   resumeBuyerQuestionMaps,
   startBuyerQuestionMap,
   stopBuyerQuestionMaps,
@@ -19,6 +20,7 @@ export {
   DEFAULT_MAP_STOP_GRACE_MS,
 } from './runner.js';
 export type { BuyerQuestionMapRunnerOptions } from './runner.js';
+export type { BuyerQuestionMapRead, BuyerQuestionMapReader } from './operations.js';
 export type {
   BuyerQuestionMap,
   BuyerQuestionMapCell,

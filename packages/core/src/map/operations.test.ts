@@ -7,7 +7,7 @@ import { ProviderFailure, type Answer } from '../providers/types.js';
 import { openStore, type Store } from '../store/store.js';
 import type { BrandExtractor } from '../extraction/second-opinion.js';
 import { MapError } from './errors.js';
-import { getBuyerQuestionMap, getBuyerQuestionMapJson, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
+import { createBuyerQuestionMapReader, getBuyerQuestionMap, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
 import { insertAudit, mapDependencies, QUESTIONS, ScriptedProvider, sleep, until } from './test-support/map-fixtures.js';
 import type { BuyerQuestionMap, BuyerQuestionMapResponse } from './types.js';
 
@@ -29,9 +29,22 @@ function mapOf(response: BuyerQuestionMapResponse): BuyerQuestionMap {
   return response.map;
 }
 
-/** The JSON-text read must say exactly what the object read says, in every state. */
-async function expectSameAnswer(dependencies: Parameters<typeof getBuyerQuestionMap>[0], auditId: string): Promise<void> {
-  expect(JSON.parse(await getBuyerQuestionMapJson(dependencies, auditId))).toEqual(await getBuyerQuestionMap(dependencies, auditId));
+type Dependencies = Parameters<typeof getBuyerQuestionMap>[0];
+/** One reader per dependencies, kept across a test's steps: its cache must follow every state change. */
+const readers = new WeakMap<Dependencies, ReturnType<typeof createBuyerQuestionMapReader>>();
+function readMap(dependencies: Dependencies, auditId: string) {
+  let reader = readers.get(dependencies);
+  if (reader === undefined) {
+    reader = createBuyerQuestionMapReader(dependencies, { cachedMaps: 2 });
+    readers.set(dependencies, reader);
+  }
+  return reader.read(auditId);
+}
+const readJson = (dependencies: Dependencies, auditId: string): unknown => JSON.parse(readMap(dependencies, auditId).body.toString('utf8'));
+
+/** The byte read must say exactly what the object read says, in every state. */
+async function expectSameAnswer(dependencies: Dependencies, auditId: string): Promise<void> {
+  expect(readJson(dependencies, auditId)).toEqual(await getBuyerQuestionMap(dependencies, auditId));
 }
 
 async function expectMapError(promise: Promise<unknown>, code: string, status: number): Promise<void> {
@@ -168,13 +181,13 @@ describe('startBuyerQuestionMap', () => {
   it('reads the JSON text the same way: 404 for unknown and malformed ids, no_fanout, ids in capitals', async () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
-      await expectMapError(getBuyerQuestionMapJson(dependencies, id), 'audit_not_found', 404);
+      await expectMapError(Promise.resolve().then(() => readMap(dependencies, id)), 'audit_not_found', 404);
     }
     const withoutQuestions = insertAudit(store, { questions: [] });
-    expect(JSON.parse(await getBuyerQuestionMapJson(dependencies, withoutQuestions))).toEqual({ ok: true, cached: false, status: 'no_fanout' });
+    expect(readJson(dependencies, withoutQuestions)).toEqual({ ok: true, cached: false, status: 'no_fanout' });
     const auditId = insertAudit(store);
     await startBuyerQuestionMap(dependencies, { auditId });
-    expect(JSON.parse(await getBuyerQuestionMapJson(dependencies, auditId.toUpperCase()))).toEqual(await getBuyerQuestionMap(dependencies, auditId));
+    expect(readJson(dependencies, auditId.toUpperCase())).toEqual(await getBuyerQuestionMap(dependencies, auditId));
   });
 
   it('finds an audit by its id in capitals too', async () => {
@@ -271,6 +284,8 @@ describe('re-running a stored map', () => {
       return fakeAnswer('HubSpot.', provider.id);
     });
     const slowDependencies = { ...dependencies, lineup: new Map([['openai' as const, slow]]) };
+    const before = readMap(dependencies, auditId);
+    expect(readMap(dependencies, auditId)).toBe(before); // the stored map's bytes are kept, not read again
     const running = await startBuyerQuestionMap(slowDependencies, { auditId, rerun: true, signedInEmail: OWNER }, { waitMs: 10 });
     expect(running).toEqual({ ok: true, cached: false, status: 'running', generation: 2, progress: { completed: 0, total: 3 } });
     expect(await getBuyerQuestionMap(slowDependencies, auditId)).toEqual({
@@ -280,9 +295,38 @@ describe('re-running a stored map', () => {
       remeasuring: { status: 'running', generation: 2, progress: { completed: 0, total: 3 } },
     });
     await expectSameAnswer(slowDependencies, auditId);
+    const during = readMap(dependencies, auditId);
+    expect(during.etag).not.toBe(before.etag);
+    await expectSameAnswer(dependencies, auditId);
     release.resolve();
     await until(() => store.mapRepository.latestCompleteJob(auditId)?.generation === 2);
     expect(mapOf(await getBuyerQuestionMap(slowDependencies, auditId)).generation).toBe(2);
+    // The reader that kept generation 1 now answers generation 2, under another tag.
+    await expectSameAnswer(dependencies, auditId);
+    const after = readMap(dependencies, auditId);
+    expect([before.etag, during.etag]).not.toContain(after.etag);
+  });
+
+  it('reads the right map for every audit when more audits are read than it keeps', async () => {
+    const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
+    const auditIds = [insertAudit(store), insertAudit(store), insertAudit(store)];
+    for (const auditId of auditIds) await startBuyerQuestionMap(dependencies, { auditId });
+    for (const auditId of [...auditIds, ...auditIds.toReversed(), ...auditIds]) {
+      expect(readJson(dependencies, auditId)).toEqual(await getBuyerQuestionMap(dependencies, auditId));
+      expect(mapOf(readJson(dependencies, auditId) as BuyerQuestionMapResponse).auditId).toBe(auditId);
+    }
+    const tags = new Set(auditIds.map((auditId) => readMap(dependencies, auditId).etag));
+    expect(tags.size).toBe(3);
+  });
+
+  it('runs afterLookup only for an audit that exists, and its refusal answers nothing', () => {
+    const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
+    const reader = createBuyerQuestionMapReader(dependencies);
+    let lookups = 0;
+    expect(() => reader.read('00000000-0000-4000-8000-000000000000', { afterLookup: () => (lookups += 1) })).toThrow(MapError);
+    expect(lookups).toBe(0);
+    const refusal = new Error('429');
+    expect(() => reader.read(insertAudit(store), { afterLookup: () => { throw refusal; } })).toThrow(refusal);
   });
 
   it.each([

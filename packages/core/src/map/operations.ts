@@ -2,6 +2,7 @@
 // of one audit" (docs/buyer-question-map.md). Which job exists is decided in SQLite (one row per audit and
 // generation), never in memory, so concurrent POSTs start one job and concurrent re-runs spend one credit.
 
+import { createHash } from 'node:crypto';
 import type { AuditRecord } from '../store/audit-repository.js';
 import type { MapJobRecord, NewMapJob } from '../store/map-repository.js';
 import { auditNotFound, noCredits, noFanout, unauthorizedRerun } from './errors.js';
@@ -50,26 +51,80 @@ export async function getBuyerQuestionMap(
   return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
 
+/** One getBuyerQuestionMap answer as the bytes a transport sends, with a strong entity tag of exactly those bytes. */
+export interface BuyerQuestionMapRead {
+  body: Buffer;
+  /** `"…"`: a hash of `body`, so equal tags mean equal bytes (for ETag and If-None-Match). */
+  etag: string;
+}
+
+/** getBuyerQuestionMap for transports that send bytes: see {@link createBuyerQuestionMapReader}. */
+export interface BuyerQuestionMapReader {
+  /** The answer of getBuyerQuestionMap, or its MapError (404); `afterLookup` runs once the audit is known to exist. */
+  read(auditId: string, options?: { afterLookup?: (() => void) | undefined }): BuyerQuestionMapRead;
+}
+
+/** How many stored maps a reader keeps as bytes (about 35 KB each for 8 questions x 3 providers). */
+export const DEFAULT_CACHED_MAPS = 32;
+
 /**
- * getBuyerQuestionMap as the JSON text of its response, for transports that send it as is: the same
- * states and checks, but the stored map goes out as the text it was stored as (never parsed and
- * serialised again), and the audit is looked up without parsing its stored response unless its buyer
- * questions decide the answer. Equal, once parsed, to getBuyerQuestionMap's answer.
+ * getBuyerQuestionMap as bytes, synchronously, for the read path that is polled: one indexed query
+ * says whether the audit exists and which map generations are complete and running, and a stored map
+ * (immutable once complete) is sent as the bytes of its stored text, kept for the `cachedMaps` most
+ * recently filled audits, so a repeated read neither reads 35 KB from SQLite nor converts it again.
+ * Equal, once parsed, to getBuyerQuestionMap's answer in every state.
  */
-export async function getBuyerQuestionMapJson(
+export function createBuyerQuestionMapReader(
   dependencies: BuyerQuestionMapDependencies,
-  auditId: string,
-  options: { afterLookup?: (() => unknown) | undefined } = {},
-): Promise<string> {
-  if (!UUID.test(auditId)) throw auditNotFound();
-  const id = auditId.toLowerCase();
-  if (!dependencies.auditRepository.auditExists(id)) throw auditNotFound();
-  await options.afterLookup?.();
-  const stored = dependencies.mapRepository.latestCompleteMapJson(id);
-  if (stored === undefined) return JSON.stringify(await getBuyerQuestionMap(dependencies, id));
-  const running = dependencies.mapRepository.runningJob(id);
-  const remeasuring = running === undefined ? '' : `,"remeasuring":${JSON.stringify({ status: 'running', generation: running.generation, progress: progressOf(dependencies, running) })}`;
-  return `{"ok":true,"cached":true,"map":${stored.mapJson}${remeasuring}}`;
+  options: { cachedMaps?: number } = {},
+): BuyerQuestionMapReader {
+  const cachedMaps = options.cachedMaps ?? DEFAULT_CACHED_MAPS;
+  // Insertion order is recency of filling: the first key is the one to drop.
+  const stored = new Map<string, { generation: number; mapJson: string; read: BuyerQuestionMapRead }>();
+
+  function storedMap(auditId: string, generation: number): { mapJson: string; read: BuyerQuestionMapRead } | undefined {
+    const cached = stored.get(auditId);
+    if (cached !== undefined && cached.generation === generation) return cached;
+    const row = dependencies.mapRepository.latestCompleteMapJson(auditId);
+    if (row === undefined) return undefined;
+    const entry = { generation: row.generation, mapJson: row.mapJson, read: bytesOf(`{"ok":true,"cached":true,"map":${row.mapJson}}`) };
+    stored.delete(auditId);
+    stored.set(auditId, entry);
+    if (stored.size > cachedMaps) stored.delete(stored.keys().next().value as string);
+    return entry;
+  }
+
+  return {
+    read(auditId, readOptions = {}) {
+      if (!UUID.test(auditId)) throw auditNotFound();
+      const id = auditId.toLowerCase();
+      const state = dependencies.mapRepository.mapReadState(id);
+      if (!state.auditExists) throw auditNotFound();
+      readOptions.afterLookup?.();
+      const map = state.completeGeneration === undefined ? undefined : storedMap(id, state.completeGeneration);
+      if (map === undefined) return bytesOf(JSON.stringify(unstoredResponse(dependencies, id)));
+      if (state.runningGeneration === undefined) return map.read;
+      // The previous map stays the answer until the re-measurement completes.
+      const running = dependencies.mapRepository.runningJob(id);
+      if (running === undefined) return map.read;
+      const remeasuring = JSON.stringify({ status: 'running', generation: running.generation, progress: progressOf(dependencies, running) });
+      return bytesOf(`{"ok":true,"cached":true,"map":${map.mapJson},"remeasuring":${remeasuring}}`);
+    },
+  };
+}
+
+function bytesOf(json: string): BuyerQuestionMapRead {
+  const body = Buffer.from(json, 'utf8');
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"` };
+}
+
+/** The answer while no map is stored: the running state, or why nothing runs. */
+function unstoredResponse(dependencies: BuyerQuestionMapDependencies, auditId: string): BuyerQuestionMapResponse {
+  const running = dependencies.mapRepository.runningJob(auditId);
+  if (running !== undefined) return runningResponse(dependencies, running);
+  const audit = dependencies.auditRepository.getAudit(auditId);
+  if (audit === undefined) throw auditNotFound();
+  return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
 
 /** Picks up every job a stopped or killed process left running; returns how many it resumed. */
