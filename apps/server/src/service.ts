@@ -71,12 +71,13 @@ export async function startService(config: Config, logger: Logger, options: Star
     const context: RouteContext = { config, runtime, logger, siteLayout: site.layout };
     const buyerQuestionMaps = mapRoutes(context);
     const mcp = mcpRoutes(context, { mapRunner: buyerQuestionMaps.dependencies.runner });
+    const tokens = tokenRoutes(context);
     const app = createApp({
       routers: [
         buyerQuestionMaps.router,
         mcp.router,
         authRoutes(context),
-        tokenRoutes(context),
+        tokens.router,
         discoveryRoutes(context),
         siteRoutes(context, site, buyerQuestionMaps.dependencies),
       ],
@@ -104,7 +105,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts };
     // The badge, map reads and unknown-API 404s answer before Express too, with the bytes Express would send.
     const cheapReads = createCheapReads({
-      tokenRepository: store.tokenRepository,
+      badgeAnswer: tokens.badgeAnswer,
       readMap: buyerQuestionMaps.readAnswer,
       app,
       docsUrl: docsUrlFor(config.baseUrl),

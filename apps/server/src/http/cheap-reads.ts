@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
 import proxyAddress from 'proxy-addr';
-import type { Logger, TokenRepository } from '@visibility/core';
+import type { Logger } from '@visibility/core';
 import { callerKeyFromAddress } from '../rest/caller.js';
 import { PUBLIC_CORS_HEADERS } from '../rest/cors.js';
-import { badgeAnswer } from '../rest/token-routes.js';
 import { apiErrorAnswer, writeAnswer, type HttpAnswer } from './answer.js';
 import { unknownApiEndpoint } from './api-error.js';
 import { logWhenFinished, requestIdFor } from './request-context.js';
@@ -23,7 +22,8 @@ export interface CheapReads {
 }
 
 export interface CheapReadsOptions {
-  tokenRepository: TokenRepository;
+  /** GET /api/badge/{token} as its Express route answers it (rest/token-routes.ts). */
+  badgeAnswer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
   /** GET /api/audit/{auditId}/fanout-map as its Express route answers it (rest/map-routes.ts). */
   readMap(auditId: string, caller: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
   /** The Express app behind: its `trust proxy` decides the caller, and its routes which API paths exist. */
@@ -43,7 +43,7 @@ export interface CheapReadsOptions {
  * freshness check), and any error that is not the spec's (Express answers the 500).
  */
 export function createCheapReads(options: CheapReadsOptions): CheapReads {
-  const { tokenRepository, readMap, docsUrl, logger } = options;
+  const { badgeAnswer, readMap, docsUrl, logger } = options;
   // The same compiled TRUST_PROXY function Express's request.ip uses.
   const trust = options.app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const routedApiSegments = apiRouteSegments(options.app);
@@ -70,7 +70,7 @@ export function createCheapReads(options: CheapReadsOptions): CheapReads {
         const token = BADGE_PATH.exec(path)?.[1];
         const auditId = token === undefined ? MAP_PATH.exec(path)?.[1] : undefined;
         if (token !== undefined) {
-          prepared = badgeAnswer(tokenRepository, token, request.headers['if-none-match']);
+          prepared = badgeAnswer(token, request.headers['if-none-match']);
         } else if (auditId !== undefined) {
           prepared = readMap(auditId, callerKeyFromAddress(proxyAddress(request, trust)), request.headers['if-none-match']);
         } else if (routedApiSegments !== undefined && PLAIN_API_PATH.test(path) && !routedApiSegments.has(firstSegment(path))) {

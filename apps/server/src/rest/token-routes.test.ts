@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditRecord } from '@visibility/core';
+import { revokeAuditToken, type AuditRecord } from '@visibility/core';
+import { createBadgeAnswers } from './token-routes.js';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startTestService, type TestService } from '../test-support/service.js';
 
@@ -233,6 +234,54 @@ describe('GET /api/badge/{token}', () => {
   it('a share token is not a badge token', async () => {
     const share = (await mint(insertAudit(), 'share-link')).body.token as string;
     expect((await call('GET', `/api/badge/${share}`)).status).toBe(404);
+  });
+});
+
+describe('createBadgeAnswers: found badges kept a few seconds', () => {
+  it('keeps a found badge for keepMs, then reads the store again; forget() drops it at once', async () => {
+    let nowMs = 1_000_000;
+    const { tokenRepository } = running.service.store;
+    const badges = createBadgeAnswers(tokenRepository, { keepMs: 5_000, now: () => nowMs });
+    const auditId = insertAudit();
+    const token = await mintBadge(auditId);
+    const first = badges.answer(token, undefined);
+    expect(first.status).toBe(200);
+    // Revoked in the store behind the kept answer (as another process would): still 200 within 5 s, 404 after.
+    expect(revokeAuditToken(tokenRepository, { auditId, kind: 'badge', rawToken: token })).toBe(true);
+    nowMs += 4_999;
+    expect(badges.answer(token, undefined)).toBe(first);
+    nowMs += 1;
+    expect(badges.answer(token, undefined).status).toBe(404);
+
+    const otherAuditId = insertAudit();
+    const other = await mintBadge(otherAuditId);
+    expect(badges.answer(other, undefined).status).toBe(200);
+    expect(revokeAuditToken(tokenRepository, { auditId: otherAuditId, kind: 'badge', rawToken: other })).toBe(true);
+    badges.forget(other);
+    expect(badges.answer(other, undefined).status).toBe(404);
+  });
+
+  it('answers If-None-Match from the kept answer with 304, and keeps no unknown token', async () => {
+    const { tokenRepository } = running.service.store;
+    const badges = createBadgeAnswers(tokenRepository, { maxKept: 1 });
+    const token = await mintBadge(insertAudit());
+    const first = badges.answer(token, undefined);
+    const etag = first.headers.find(([name]) => name === 'ETag')?.[1] ?? '';
+    const revalidated = badges.answer(token, etag);
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body).toBe('');
+    expect(revalidated.headers).toEqual([
+      ['Cache-Control', first.headers.find(([name]) => name === 'Cache-Control')?.[1]],
+      ['ETag', etag],
+    ]);
+    const unknown = `vb_${'C'.repeat(43)}`;
+    expect(badges.answer(unknown, undefined).status).toBe(404);
+    expect(badges.answer(token, undefined)).toBe(first); // the unknown token did not push it out
+    // At most maxKept answers: a second found badge pushes the first out.
+    const second = await mintBadge(insertAudit());
+    badges.answer(second, undefined);
+    expect(badges.answer(token, undefined)).not.toBe(first);
+    expect(badges.answer(token, undefined).body).toEqual(first.body);
   });
 });
 

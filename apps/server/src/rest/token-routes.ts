@@ -63,8 +63,9 @@ export function findOwnedAudit(request: Request, context: RouteContext): { audit
  * /api/audit/{auditId}/badge-token, POST /api/audit/{auditId}/share-link and DELETE
  * /api/audit/{auditId}/tokens/{kind}/{token}. Public: GET /api/badge/{token} (getVisibilityBadge).
  */
-export function tokenRoutes(context: RouteContext): Router {
+export function tokenRoutes(context: RouteContext): TokenRoutes {
   const router = Router();
+  const badges = createBadgeAnswers(context.runtime.store.tokenRepository);
   // A token or id Express cannot percent-decode ("%", "%ED%A0%80") is an unknown one: the "not found"
   // SVG badge, or the owner checks then 404, never a bare 400 (or JSON where an image is embedded).
   router.use(literalUndecodableSegments(/^\/api\/(?:badge\/[^/]+|audit\/[^/]+\/(?:badge-token|share-link|tokens\/[^/]+\/[^/]+))\/?$/i));
@@ -99,6 +100,8 @@ export function tokenRoutes(context: RouteContext): Router {
     const revoked =
       isAuditTokenKind(kind) &&
       revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: String(request.params.token ?? '') });
+    // A revoked badge stops answering at once, not when its kept answer expires.
+    if (revoked && kind === 'badge') badges.forget(String(request.params.token ?? ''));
     if (!revoked) {
       throw new ApiError(
         404,
@@ -111,12 +114,67 @@ export function tokenRoutes(context: RouteContext): Router {
     response.status(204).end();
   });
 
-  // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same badgeAnswer.
+  // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same badges.
   router.get('/api/badge/:token', (request, response) => {
-    writeAnswer(response, badgeAnswer(store.tokenRepository, String(request.params.token ?? ''), request.headers['if-none-match']));
+    writeAnswer(response, badges.answer(String(request.params.token ?? ''), request.headers['if-none-match']));
   });
 
-  return router;
+  return { router, badgeAnswer: badges.answer };
+}
+
+/** The token routes, and GET /api/badge/{token}'s answer for the fast path before Express. */
+export interface TokenRoutes {
+  router: Router;
+  badgeAnswer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
+}
+
+/** How long a found badge's answer is kept in memory, and for how many tokens at most. */
+export const BADGE_ANSWER_KEEP_MS = 5_000;
+export const BADGE_ANSWERS_KEPT = 1_000;
+
+/** {@link badgeAnswer} with the answers of found badges kept for a few seconds; see createBadgeAnswers. */
+export interface BadgeAnswers {
+  answer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
+  /** Drops a token's kept answer (on revocation). */
+  forget(rawToken: string): void;
+}
+
+/**
+ * The badge is the most requested read (embedded on other sites), and its store read and rendering were
+ * a fifth of its CPU under load (docs/benchmarks.md). The answer of a found badge is kept for `keepMs`
+ * (5 s), for at most `maxKept` tokens (the oldest kept goes first); unknown tokens are never kept, so
+ * made-up tokens cannot fill it. So a badge can show its previous state for up to 5 s after a new map
+ * completes, on top of the day a browser or CDN keeps it anyway; a revocation through this process
+ * drops the kept answer at once (one revoked elsewhere answers 404 within 5 s).
+ */
+export function createBadgeAnswers(
+  repository: TokenRepository,
+  options: { keepMs?: number; maxKept?: number; now?: () => number } = {},
+): BadgeAnswers {
+  const keepMs = options.keepMs ?? BADGE_ANSWER_KEEP_MS;
+  const maxKept = options.maxKept ?? BADGE_ANSWERS_KEPT;
+  const now = options.now ?? Date.now;
+  // Insertion order is the order of filling: the first key is the oldest.
+  const kept = new Map<string, { answer: HttpAnswer; etag: string; expiresAtMs: number }>();
+  return {
+    answer(rawToken, ifNoneMatch) {
+      const nowMs = now();
+      let entry = kept.get(rawToken);
+      if (entry === undefined || entry.expiresAtMs <= nowMs) {
+        kept.delete(rawToken);
+        const fresh = badgeAnswer(repository, rawToken);
+        if (fresh.status !== 200) return fresh;
+        const etag = fresh.headers.find(([name]) => name === 'ETag')?.[1] ?? '';
+        entry = { answer: { ...fresh, body: Buffer.from(fresh.body) }, etag, expiresAtMs: nowMs + keepMs };
+        kept.set(rawToken, entry);
+        if (kept.size > maxKept) kept.delete(kept.keys().next().value as string);
+      }
+      return ifNoneMatchHits(ifNoneMatch, entry.etag) ? notModified(entry.answer) : entry.answer;
+    },
+    forget(rawToken) {
+      kept.delete(rawToken);
+    },
+  };
 }
 
 /**
