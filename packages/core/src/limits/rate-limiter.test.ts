@@ -237,7 +237,10 @@ describe('policies', () => {
 });
 
 describe('createRateLimiter: operations counted in memory', () => {
-  const policies = { read: [{ name: 'minute', max: 3, windowSeconds: 60, scope: 'caller', code: 'rate_limited' } as LimitRule], spend: [perCallerHour(2)] };
+  const policies: LimitPolicies<'read' | 'spend'> = {
+    read: [{ name: 'minute', max: 3, windowSeconds: 60, scope: 'caller', code: 'rate_limited' }],
+    spend: [perCallerHour(2)],
+  };
 
   it('enforces the same limit and windows without writing a counter row', () => {
     const store = open();
@@ -281,7 +284,7 @@ describe('createRateLimiter: operations counted in memory', () => {
     expect(counters.size).toBe(0);
   });
 
-  it('refuses to keep a money-less operation in memory that has no policy', () => {
+  it('refuses an in-memory operation that has no policy', () => {
     expect(() => createRateLimiter(open().rateLimitRepository, { policies, inMemoryOperations: ['missing' as 'read'] })).toThrow(/no policy/);
   });
 
