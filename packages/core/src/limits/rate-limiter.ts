@@ -61,7 +61,7 @@ export interface RateLimiterOptions<Operation extends string> {
    * but they start from zero when the process restarts and are not shared with other processes on
    * the same DATA_DIR. Only for operations that spend no money (the service: getBuyerQuestionMap).
    */
-  inMemoryOperations?: readonly Operation[];
+  inMemoryOperations?: readonly NoInfer<Operation>[];
 }
 
 /** What the limiter needs from a counter store: SQLite ({@link RateLimitRepository}) or {@link MemoryCounters}. */
