@@ -235,6 +235,7 @@ export type { BadgeInput, BadgeState, FittedText, MintAuditTokenInput, TokenBadg
 export { MapRepository } from './store/index.js';
 export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart } from './store/index.js';
 export {
+  auditNotFound,
   buildBuyerQuestionMap,
   BuyerQuestionMapRunner,
   createBuyerQuestionMapReader,
@@ -256,6 +257,7 @@ export type {
   BuyerQuestionMapCell,
   BuyerQuestionMapDependencies,
   BuyerQuestionMapProgress,
+  BuyerQuestionMapLookup,
   BuyerQuestionMapProviderSummary,
   BuyerQuestionMapRead,
   BuyerQuestionMapReader,

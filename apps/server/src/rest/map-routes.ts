@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import {
+  auditNotFound,
   createBuyerQuestionMapReader,
   createBuyerQuestionMapRunner,
   FanoutMapRequestSchema,
@@ -11,14 +12,14 @@ import {
   type RateLimiter,
 } from '@visibility/core';
 import { readSession } from '../auth/session.js';
-import { apiErrorAnswer, ifNoneMatchHits, notModified, writeAnswer, type HttpAnswer } from '../http/answer.js';
+import { apiErrorAnswer, ifNoneMatchHits, notModified, writeAnswer, type ApiErrorDescription, type HttpAnswer } from '../http/answer.js';
 import { ApiError, docsUrlFor } from '../http/api-error.js';
 import { literalUndecodableSegments } from '../http/literal-path-segments.js';
 import type { RouteContext } from '../route-context.js';
 import { callerKey } from './caller.js';
 import { toApiError } from './core-errors.js';
 import { jsonBody } from './json-body.js';
-import { consumeOrRefuse, consumeRateLimit, rateLimitHeaders } from './rate-limit.js';
+import { consumeRateLimit, rateLimitHeaders, rateLimitRefusal } from './rate-limit.js';
 
 const MAP_PATH = '/api/audit/:auditId/fanout-map';
 
@@ -109,7 +110,8 @@ export function mapRoutes(context: RouteContext): MapRoutes {
  * getBuyerQuestionMap as an answer: 404 for an unknown audit (no rate-limit slot spent), 429 past the
  * caller's limit, else the map read (200) with its rate-limit figures and entity tag, or 304 when
  * If-None-Match names that tag (a 304 still counts as a read: the limit is on requests, not bytes).
- * Errors that are not the spec's (a store failure) are thrown, for the 500 of the error handler.
+ * No exception on any of these paths (a refused caller hammering the read costs little); a store
+ * failure is thrown, for the 500 of the error handler.
  */
 export function mapReadAnswer(
   options: { reader: BuyerQuestionMapReader; rateLimiter: RateLimiter; docsUrl: string },
@@ -117,23 +119,15 @@ export function mapReadAnswer(
   caller: string,
   ifNoneMatch: string | string[] | undefined,
 ): HttpAnswer {
-  let limitHeaders: Array<[string, string]> = [];
-  let read;
-  try {
-    read = options.reader.read(auditId, {
-      afterLookup: () => {
-        limitHeaders = rateLimitHeaders(consumeOrRefuse(options.rateLimiter, 'getBuyerQuestionMap', caller));
-      },
-    });
-  } catch (error) {
-    const apiError = toApiError(error);
-    if (apiError instanceof ApiError) return apiErrorAnswer(apiError, options.docsUrl);
-    throw error;
-  }
+  const lookup = options.reader.lookup(auditId);
+  if (lookup === undefined) return apiErrorAnswer(AUDIT_NOT_FOUND, options.docsUrl);
+  const decision = options.rateLimiter.consume('getBuyerQuestionMap', caller);
+  if (!decision.allowed) return apiErrorAnswer(rateLimitRefusal(decision), options.docsUrl);
+  const read = options.reader.read(lookup);
   const answer: HttpAnswer = {
     status: 200,
     headers: [
-      ...limitHeaders,
+      ...rateLimitHeaders(decision),
       ['Cache-Control', MAP_READ_CACHE_CONTROL],
       ['Content-Type', 'application/json; charset=utf-8'],
       ['ETag', read.etag],
@@ -142,6 +136,12 @@ export function mapReadAnswer(
   };
   return ifNoneMatchHits(ifNoneMatch, read.etag) ? notModified(answer, RATE_LIMIT_HEADER_NAMES) : answer;
 }
+
+/** getBuyerQuestionMap's 404, as core's MapError says it. */
+const AUDIT_NOT_FOUND: ApiErrorDescription = (() => {
+  const error = auditNotFound();
+  return { status: error.status, code: error.code, message: error.message, hint: error.hint, headers: {} };
+})();
 
 /** The optional FanoutMapRequest: no body or `{}` is `rerun: false`; anything else unreadable is 400 `invalid_body`. */
 function parseMapRequest(body: unknown): { rerun: boolean } {

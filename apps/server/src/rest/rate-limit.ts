@@ -1,5 +1,6 @@
 import type { Response } from 'express';
-import type { LimitedOperation, RateLimitAllowed, RateLimiter } from '@visibility/core';
+import type { LimitedOperation, RateLimitAllowed, RateLimiter, RateLimitRefused } from '@visibility/core';
+import type { ApiErrorDescription } from '../http/answer.js';
 import { ApiError } from '../http/api-error.js';
 
 /**
@@ -29,17 +30,21 @@ export function rateLimitHeaders(decision: { remaining: number; resetAt: Date })
 export function consumeOrRefuse(rateLimiter: RateLimiter, operation: LimitedOperation, caller: string): RateLimitAllowed {
   const decision = rateLimiter.consume(operation, caller);
   if (!decision.allowed) {
-    const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
-    const shared = decision.code === 'daily_cap';
-    throw new ApiError(
-      429,
-      decision.code,
-      shared
-        ? 'The service has reached its shared daily cap for this operation.'
-        : 'You have reached the limit for this operation.',
-      `Wait ${wait} seconds (until ${decision.resetAt.toISOString()}) and try again.`,
-      { 'Retry-After': String(wait) },
-    );
+    const refusal = rateLimitRefusal(decision);
+    throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.hint, refusal.headers);
   }
   return decision;
+}
+
+/** The spec's 429 of a refused call, as a description (a read path answers it without throwing). */
+export function rateLimitRefusal(decision: RateLimitRefused): ApiErrorDescription {
+  const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
+  const shared = decision.code === 'daily_cap';
+  return {
+    status: 429,
+    code: decision.code,
+    message: shared ? 'The service has reached its shared daily cap for this operation.' : 'You have reached the limit for this operation.',
+    hint: `Wait ${wait} seconds (until ${decision.resetAt.toISOString()}) and try again.`,
+    headers: { 'Retry-After': String(wait) },
+  };
 }

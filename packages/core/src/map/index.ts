@@ -20,7 +20,7 @@ export {
   DEFAULT_MAP_STOP_GRACE_MS,
 } from './runner.js';
 export type { BuyerQuestionMapRunnerOptions } from './runner.js';
-export type { BuyerQuestionMapRead, BuyerQuestionMapReader } from './operations.js';
+export type { BuyerQuestionMapLookup, BuyerQuestionMapRead, BuyerQuestionMapReader } from './operations.js';
 export type {
   BuyerQuestionMap,
   BuyerQuestionMapCell,

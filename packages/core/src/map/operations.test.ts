@@ -6,7 +6,7 @@ import { deferred, fakeAnswer } from '../providers/test-support/fake-provider.js
 import { ProviderFailure, type Answer } from '../providers/types.js';
 import { openStore, type Store } from '../store/store.js';
 import type { BrandExtractor } from '../extraction/second-opinion.js';
-import { MapError } from './errors.js';
+import { auditNotFound, MapError } from './errors.js';
 import { createBuyerQuestionMapReader, getBuyerQuestionMap, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
 import { insertAudit, mapDependencies, QUESTIONS, ScriptedProvider, sleep, until } from './test-support/map-fixtures.js';
 import type { BuyerQuestionMap, BuyerQuestionMapResponse } from './types.js';
@@ -38,7 +38,9 @@ function readMap(dependencies: Dependencies, auditId: string) {
     reader = createBuyerQuestionMapReader(dependencies, { cachedMaps: 2 });
     readers.set(dependencies, reader);
   }
-  return reader.read(auditId);
+  const lookup = reader.lookup(auditId);
+  if (lookup === undefined) throw auditNotFound();
+  return reader.read(lookup);
 }
 const readJson = (dependencies: Dependencies, auditId: string): unknown => JSON.parse(readMap(dependencies, auditId).body.toString('utf8'));
 
@@ -319,14 +321,12 @@ describe('re-running a stored map', () => {
     expect(tags.size).toBe(3);
   });
 
-  it('runs afterLookup only for an audit that exists, and its refusal answers nothing', () => {
+  it('looks up only audits that exist, by an id in any case', () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const reader = createBuyerQuestionMapReader(dependencies);
-    let lookups = 0;
-    expect(() => reader.read('00000000-0000-4000-8000-000000000000', { afterLookup: () => (lookups += 1) })).toThrow(MapError);
-    expect(lookups).toBe(0);
-    const refusal = new Error('429');
-    expect(() => reader.read(insertAudit(store), { afterLookup: () => { throw refusal; } })).toThrow(refusal);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '', "' OR 1=1 --"]) expect(reader.lookup(id)).toBeUndefined();
+    const auditId = insertAudit(store);
+    expect(reader.lookup(auditId.toUpperCase())).toEqual({ auditId, completeGeneration: undefined, runningGeneration: undefined });
   });
 
   it.each([

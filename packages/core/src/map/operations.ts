@@ -58,18 +58,29 @@ export interface BuyerQuestionMapRead {
   etag: string;
 }
 
-/** getBuyerQuestionMap for transports that send bytes: see {@link createBuyerQuestionMapReader}. */
+/** What one indexed query says about an audit's map: which generations are complete and running. */
+export interface BuyerQuestionMapLookup {
+  /** The audit id, lower case. */
+  auditId: string;
+  completeGeneration: number | undefined;
+  runningGeneration: number | undefined;
+}
+
+/** getBuyerQuestionMap for transports that send bytes, in two steps: see {@link createBuyerQuestionMapReader}. */
 export interface BuyerQuestionMapReader {
-  /** The answer of getBuyerQuestionMap, or its MapError (404); `afterLookup` runs once the audit is known to exist. */
-  read(auditId: string, options?: { afterLookup?: (() => void) | undefined }): BuyerQuestionMapRead;
+  /** The audit's map state, or undefined when there is no such audit (getBuyerQuestionMap's 404 `audit_not_found`). */
+  lookup(auditId: string): BuyerQuestionMapLookup | undefined;
+  /** getBuyerQuestionMap's answer for a looked-up audit (the caller spends its rate-limit slot in between). */
+  read(lookup: BuyerQuestionMapLookup): BuyerQuestionMapRead;
 }
 
 /** How many stored maps a reader keeps as bytes (about 35 KB each for 8 questions x 3 providers). */
 export const DEFAULT_CACHED_MAPS = 32;
 
 /**
- * getBuyerQuestionMap as bytes, synchronously, for the read path that is polled: one indexed query
- * says whether the audit exists and which map generations are complete and running, and a stored map
+ * getBuyerQuestionMap as bytes, synchronously and without exceptions, for the read path that is polled:
+ * one indexed query says whether the audit exists and which map generations are complete and running
+ * (lookup), and a stored map
  * (immutable once complete) is sent as the bytes of its stored text, kept for the `cachedMaps` most
  * recently filled audits, so a repeated read neither reads 35 KB from SQLite nor converts it again.
  * Equal, once parsed, to getBuyerQuestionMap's answer in every state.
@@ -95,15 +106,16 @@ export function createBuyerQuestionMapReader(
   }
 
   return {
-    read(auditId, readOptions = {}) {
-      if (!UUID.test(auditId)) throw auditNotFound();
+    lookup(auditId) {
+      if (!UUID.test(auditId)) return undefined;
       const id = auditId.toLowerCase();
       const state = dependencies.mapRepository.mapReadState(id);
-      if (!state.auditExists) throw auditNotFound();
-      readOptions.afterLookup?.();
-      const map = state.completeGeneration === undefined ? undefined : storedMap(id, state.completeGeneration);
+      return state.auditExists ? { auditId: id, completeGeneration: state.completeGeneration, runningGeneration: state.runningGeneration } : undefined;
+    },
+    read({ auditId: id, completeGeneration, runningGeneration }) {
+      const map = completeGeneration === undefined ? undefined : storedMap(id, completeGeneration);
       if (map === undefined) return bytesOf(JSON.stringify(unstoredResponse(dependencies, id)));
-      if (state.runningGeneration === undefined) return map.read;
+      if (runningGeneration === undefined) return map.read;
       // The previous map stays the answer until the re-measurement completes.
       const running = dependencies.mapRepository.runningJob(id);
       if (running === undefined) return map.read;

@@ -230,16 +230,13 @@ export class MapRepository extends SqlRepository {
    * complete generation (the stored map) and the running one (a map or re-measurement under way).
    */
   mapReadState(auditId: string): { auditExists: boolean; completeGeneration: number | undefined; runningGeneration: number | undefined } {
-    const row = this.statement(`
-      SELECT EXISTS (SELECT 1 FROM audits WHERE id = @auditId) AS audit_exists,
-             (SELECT MAX(generation) FROM buyer_question_map_jobs WHERE audit_id = @auditId AND status = 'complete') AS complete_generation,
-             (SELECT MAX(generation) FROM buyer_question_map_jobs WHERE audit_id = @auditId AND status = 'running') AS running_generation
-    `).get({ auditId }) as { audit_exists: number; complete_generation: number | null; running_generation: number | null };
-    return {
-      auditExists: row.audit_exists === 1,
-      completeGeneration: row.complete_generation ?? undefined,
-      runningGeneration: row.running_generation ?? undefined,
-    };
+    // Positional parameters and an array row: this query runs on every map read.
+    const [auditExists, completeGeneration, runningGeneration] = this.statement(`
+      SELECT EXISTS (SELECT 1 FROM audits WHERE id = ?),
+             (SELECT MAX(generation) FROM buyer_question_map_jobs WHERE audit_id = ? AND status = 'complete'),
+             (SELECT MAX(generation) FROM buyer_question_map_jobs WHERE audit_id = ? AND status = 'running')
+    `).raw().get(auditId, auditId, auditId) as [number, number | null, number | null];
+    return { auditExists: auditExists === 1, completeGeneration: completeGeneration ?? undefined, runningGeneration: runningGeneration ?? undefined };
   }
 
   /** The stored map of the newest finished job as its JSON text, never parsed: what a map read sends. */
