@@ -83,6 +83,16 @@ function componentSchemas(): JsonObject {
 }
 
 /** The OpenAPI 3.1 description of the six public operations, for /openapi.json. */
+/** The conditional-request header of the cheap reads (getBuyerQuestionMap, getVisibilityBadge). */
+const IF_NONE_MATCH = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The `ETag` of an earlier answer: answered 304 while it is still current.',
+  schema: { type: 'string' },
+} as const;
+const ETAG_HEADER = { description: 'A strong tag of the exact bytes of the answer.', schema: { type: 'string' } } as const;
+
 export function buildOpenApiDocument(baseUrl: string): JsonObject {
   return {
     openapi: '3.1.0',
@@ -177,9 +187,12 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           operationId: 'getBuyerQuestionMap',
           tags: ['measurements'],
           summary: 'Read the stored buyer-question map',
-          description: 'Reads the stored map, or a running state. Never spends provider money. When `map` is absent the measurement is still running; poll every few seconds.',
+          description:
+            'Reads the stored map, or a running state. Never spends provider money. When `map` is absent the measurement is still running; poll every few seconds. Send the last `ETag` as `If-None-Match` to get 304 without the body while the answer is unchanged (a 304 still counts against the per-caller limit).',
+          parameters: [IF_NONE_MATCH],
           responses: {
-            '200': jsonResponse('The map, or the running state.', FanoutMapResponseSchema),
+            '200': { ...jsonResponse('The map, or the running state.', FanoutMapResponseSchema), headers: { ETag: ETAG_HEADER, 'Cache-Control': { description: '`public, no-cache`: may be kept, must be revalidated.', schema: { type: 'string' } } } },
+            '304': { description: 'Not modified: the `If-None-Match` tag is the current answer.', headers: { ETag: ETAG_HEADER } },
             '404': errorResponse('`audit_not_found`.'),
             '429': errorResponse('`rate_limited` (per-caller limit).', true),
           },
@@ -193,13 +206,15 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           description: 'For embedding on the brand site. Cached for a day; falls back to a re-check state 60 days after the last run.',
           parameters: [
             { name: 'token', in: 'path', required: true, description: 'A badge token minted from a report.', schema: { type: 'string' } },
+            IF_NONE_MATCH,
           ],
           responses: {
             '200': {
               description: 'The badge.',
-              headers: { 'Cache-Control': { description: 'Cached for a day.', schema: { type: 'string' } } },
+              headers: { 'Cache-Control': { description: 'Cached for a day.', schema: { type: 'string' } }, ETag: ETAG_HEADER },
               content: { 'image/svg+xml': { schema: { type: 'string' } } },
             },
+            '304': { description: 'Not modified: the badge still looks the way the `If-None-Match` tag says.', headers: { ETag: ETAG_HEADER } },
             '404': {
               description: 'Unknown token; still an SVG so an embed never shows a broken image.',
               content: { 'image/svg+xml': { schema: { type: 'string' } } },
