@@ -18,6 +18,20 @@ describe('createLogger', () => {
     expect(second.requestId).toBe('r-1');
   });
 
+  it('stamps lines with the current time when no clock is given, fields in the order given', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', write: (line) => lines.push(line) }).child({ requestId: 'r-2' });
+    const before = Date.now();
+    logger.info('request', { method: 'GET', path: '/x', status: 200 });
+    logger.info('request', { method: 'GET', path: '/y', status: 404 });
+    const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    for (const record of records) {
+      expect(Date.parse(String(record.time))).toBeGreaterThanOrEqual(before);
+      expect(Date.parse(String(record.time))).toBeLessThanOrEqual(Date.now());
+    }
+    expect(Object.keys(records[1] ?? {})).toEqual(['time', 'level', 'msg', 'requestId', 'method', 'path', 'status']);
+  });
+
   it('writes nothing when silent', () => {
     const lines: string[] = [];
     createLogger({ level: 'silent', write: (line) => lines.push(line) }).error('x');
