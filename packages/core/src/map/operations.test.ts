@@ -321,6 +321,29 @@ describe('re-running a stored map', () => {
     expect(tags.size).toBe(3);
   });
 
+  it('trusts a lookup until a job is written through its repository, or for a second when another process writes', async () => {
+    let nowMs = 0;
+    const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
+    const reader = createBuyerQuestionMapReader(dependencies, { now: () => nowMs });
+    const auditId = insertAudit(store);
+    expect(reader.lookup(auditId)).toMatchObject({ completeGeneration: undefined });
+    // Written through the same repository: the next lookup sees it at once.
+    await startBuyerQuestionMap(dependencies, { auditId });
+    expect(reader.lookup(auditId)).toMatchObject({ completeGeneration: 1, runningGeneration: undefined });
+    // Written by another store on the same file (another process): seen once the kept lookup expires.
+    const other = openStore({ dataDir });
+    try {
+      const job = { auditId, mode: 'demo', brand: 'Pipedrive', website: 'https://pipedrive.test/', competitors: [], questions: ['Which CRM?'], providers: [{ provider: 'openai' as const, model: 'demo-gpt' }], createdAt: new Date().toISOString() };
+      expect(other.mapRepository.createRerunJob(job, () => true).outcome).toBe('started');
+      nowMs += 999;
+      expect(reader.lookup(auditId)).toMatchObject({ runningGeneration: undefined });
+      nowMs += 1;
+      expect(reader.lookup(auditId)).toMatchObject({ completeGeneration: 1, runningGeneration: 2 });
+    } finally {
+      other.close();
+    }
+  });
+
   it('looks up only audits that exist, by an id in any case', () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const reader = createBuyerQuestionMapReader(dependencies);

@@ -76,20 +76,31 @@ export interface BuyerQuestionMapReader {
 
 /** How many stored maps a reader keeps as bytes (about 35 KB each for 8 questions x 3 providers). */
 export const DEFAULT_CACHED_MAPS = 32;
+/**
+ * How long a reader trusts a lookup while no map job was written through its repository: the bound
+ * on how late it sees a job written by another process on the same DATA_DIR (the service writes
+ * every job itself; the CLI writes none).
+ */
+export const DEFAULT_LOOKUP_KEEP_MS = 1_000;
 
 /**
  * getBuyerQuestionMap as bytes, synchronously and without exceptions, for the read path that is polled:
  * one indexed query says whether the audit exists and which map generations are complete and running
- * (lookup), and a stored map
+ * (lookup; kept up to a second for audits that exist, and dropped as soon as a job is created,
+ * completed or cancelled through the same repository), and a stored map
  * (immutable once complete) is sent as the bytes of its stored text, kept for the `cachedMaps` most
  * recently filled audits, so a repeated read neither reads 35 KB from SQLite nor converts it again.
  * Equal, once parsed, to getBuyerQuestionMap's answer in every state.
  */
 export function createBuyerQuestionMapReader(
   dependencies: BuyerQuestionMapDependencies,
-  options: { cachedMaps?: number } = {},
+  options: { cachedMaps?: number; lookupKeepMs?: number; now?: () => number } = {},
 ): BuyerQuestionMapReader {
   const cachedMaps = options.cachedMaps ?? DEFAULT_CACHED_MAPS;
+  const lookupKeepMs = options.lookupKeepMs ?? DEFAULT_LOOKUP_KEEP_MS;
+  const now = options.now ?? Date.now;
+  // Lookups of audits that exist, valid while no job was written through this repository and for at most lookupKeepMs.
+  const lookups = new Map<string, { lookup: BuyerQuestionMapLookup; jobWrites: number; expiresAtMs: number }>();
   // Insertion order is recency of filling: the first key is the one to drop.
   const stored = new Map<string, { generation: number; mapJson: string; read: BuyerQuestionMapRead }>();
 
@@ -107,10 +118,20 @@ export function createBuyerQuestionMapReader(
 
   return {
     lookup(auditId) {
+      const nowMs = now();
+      const jobWrites = dependencies.mapRepository.jobWrites;
+      const kept = lookups.get(auditId);
+      if (kept !== undefined && kept.jobWrites === jobWrites && kept.expiresAtMs > nowMs) return kept.lookup;
       if (!UUID.test(auditId)) return undefined;
       const id = auditId.toLowerCase();
       const state = dependencies.mapRepository.mapReadState(id);
-      return state.auditExists ? { auditId: id, completeGeneration: state.completeGeneration, runningGeneration: state.runningGeneration } : undefined;
+      if (!state.auditExists) return undefined;
+      const lookup = { auditId: id, completeGeneration: state.completeGeneration, runningGeneration: state.runningGeneration };
+      // Only audits that exist are kept (made-up ids cannot fill it), keyed as asked.
+      lookups.delete(auditId);
+      lookups.set(auditId, { lookup, jobWrites, expiresAtMs: nowMs + lookupKeepMs });
+      if (lookups.size > cachedMaps * 32) lookups.delete(lookups.keys().next().value as string);
+      return lookup;
     },
     read({ auditId: id, completeGeneration, runningGeneration }) {
       const map = completeGeneration === undefined ? undefined : storedMap(id, completeGeneration);

@@ -129,7 +129,19 @@ function cellFromRow(row: CellRow): MapCellRecord {
 
 /** SQL of the buyer-question map jobs and cells. Every state change is one statement or one transaction. */
 export class MapRepository extends SqlRepository {
+  private jobWriteCount = 0;
+
+  /**
+   * How many times this repository has written map jobs (created, cancelled, completed): a reader that
+   * keeps what it looked up knows it is stale when this has moved. Writes through another
+   * MapRepository (another process on the same file) do not move it.
+   */
+  get jobWrites(): number {
+    return this.jobWriteCount;
+  }
+
   private insertJob(job: NewMapJob, generation: number): boolean {
+    this.jobWriteCount += 1;
     // DO NOTHING covers both the (audit, generation) key and the one-running-job-per-audit index.
     const result = this.statement(`
       INSERT INTO buyer_question_map_jobs
@@ -181,6 +193,7 @@ export class MapRepository extends SqlRepository {
 
   /** Removes a job that never asked anything and runs `undo` (the credit refund) in the same transaction. */
   cancelJob(auditId: string, generation: number, undo: () => void = () => {}): void {
+    this.jobWriteCount += 1;
     this.database
       .transaction(() => {
         this.statement('DELETE FROM buyer_question_map_cells WHERE audit_id = ? AND generation = ?').run(auditId, generation);
@@ -297,6 +310,7 @@ export class MapRepository extends SqlRepository {
 
   /** Marks a running job complete with its grid; false when it was not running (already completed). */
   completeJob(auditId: string, generation: number, map: Record<string, unknown>, completedAt: string): boolean {
+    this.jobWriteCount += 1;
     const result = this.statement(`
       UPDATE buyer_question_map_jobs SET status = 'complete', map_json = ?, completed_at = ?
       WHERE audit_id = ? AND generation = ? AND status = 'running'
