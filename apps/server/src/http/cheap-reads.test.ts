@@ -305,3 +305,19 @@ describe('the 404 of an unknown API path before Express', () => {
     expect(apiRouteSegments(app)).toBeUndefined();
   });
 });
+
+describe('rememberTrust', () => {
+  it('answers as the trust function does, asking it once per address and hop', async () => {
+    const { rememberTrust } = await import('./cheap-reads.js');
+    const asked: string[] = [];
+    const trust = rememberTrust((address, hop) => {
+      asked.push(`${hop} ${address}`);
+      return address.startsWith('127.') && hop < 2;
+    });
+    expect([trust('127.0.0.1', 0), trust('127.0.0.1', 0), trust('127.0.0.1', 2), trust('10.0.0.1', 0), trust('10.0.0.1', 0)]).toEqual([true, true, false, false, false]);
+    expect(asked).toEqual(['0 127.0.0.1', '2 127.0.0.1', '0 10.0.0.1']);
+    // Many made-up addresses cannot grow it without bound, and it stays right after starting over.
+    for (let index = 0; index < 3_000; index += 1) trust(`10.${index >> 8}.${index & 255}.1`, 1);
+    expect(trust('127.0.0.1', 0)).toBe(true);
+  });
+});

@@ -44,8 +44,8 @@ export interface CheapReadsOptions {
  */
 export function createCheapReads(options: CheapReadsOptions): CheapReads {
   const { badgeAnswer, readMap, docsUrl, logger } = options;
-  // The same compiled TRUST_PROXY function Express's request.ip uses.
-  const trust = options.app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  // The same compiled TRUST_PROXY function Express's request.ip uses, remembered per address and hop.
+  const trust = rememberTrust(options.app.get('trust proxy fn') as (address: string, hop: number) => boolean);
   const routedApiSegments = apiRouteSegments(options.app);
 
   function answer(request: IncomingMessage, response: ServerResponse, path: string, prepared: HttpAnswer): void {
@@ -84,6 +84,25 @@ export function createCheapReads(options: CheapReadsOptions): CheapReads {
       answer(request, response, path, prepared);
       return true;
     },
+  };
+}
+
+/**
+ * A TRUST_PROXY decision depends only on the address and the hop, and the first address checked is the
+ * socket's (the same for every request of a connection): parsing it again per request was about a tenth
+ * of a map read behind TRUST_PROXY (docs/benchmarks.md). At most 1,024 remembered, then it starts over.
+ */
+export function rememberTrust(trust: (address: string, hop: number) => boolean): (address: string, hop: number) => boolean {
+  const decisions = new Map<string, boolean>();
+  return (address, hop) => {
+    const key = `${hop} ${address}`;
+    let decision = decisions.get(key);
+    if (decision === undefined) {
+      if (decisions.size >= 1_024) decisions.clear();
+      decision = trust(address, hop);
+      decisions.set(key, decision);
+    }
+    return decision;
   };
 }
 
