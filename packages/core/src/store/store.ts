@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type BetterSqlite3Type from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { applyMigrations, MIGRATIONS, type Migration } from './migrations.js';
 import { AccountRepository } from './account-repository.js';
 import { AuditRepository } from './audit-repository.js';
@@ -11,6 +13,31 @@ import { RateLimitRepository } from './rate-limit-repository.js';
 import { SignInRepository } from './sign-in-repository.js';
 import { Repository } from './repository.js';
 import { TokenRepository } from './token-repository.js';
+
+const require = createRequire(import.meta.url);
+let driver: typeof BetterSqlite3Type | undefined;
+
+/**
+ * better-sqlite3 12 (raw node::ObjectWrap) aborts the process on Node 24 when a statement is
+ * collected after the environment is gone ("Assertion failed: (env) != nullptr" at exit or in
+ * workers); 13 (Node-API) fixes that but needs Node 22 and crashes on Node 20. Both are installed
+ * where they can be: 13 as the optional `better-sqlite3-napi` alias (npm skips it on Node 20), so
+ * Node 22+ uses 13 and Node 20 uses 12. Same API, same database file format.
+ */
+export function sqliteDriver(): typeof BetterSqlite3Type {
+  if (driver !== undefined) return driver;
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 22) {
+    try {
+      driver = require('better-sqlite3-napi') as typeof BetterSqlite3Type;
+      return driver;
+    } catch {
+      // not installed (an install without optional dependencies): 12 still works, with the exit-time caveat
+    }
+  }
+  driver = require('better-sqlite3') as typeof BetterSqlite3Type;
+  return driver;
+}
 
 export interface Store {
   readonly path: string;
@@ -47,7 +74,7 @@ export function openStore(options: OpenStoreOptions): Store {
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, options.fileName ?? 'visibility.sqlite');
-  const database = new BetterSqlite3(path);
+  const database = new (sqliteDriver())(path);
   try {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
