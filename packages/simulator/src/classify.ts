@@ -248,6 +248,22 @@ const CATEGORY_PATTERNS: readonly RegExp[] = [
   pattern(String.raw`\b(?:list|name|enumerate|give\s+me|suggest)\s+(?:the\s+|some\s+|a\s+few\s+|up\s+to\s+)?(?:\d{1,2}\s+)?(.+?)${LIST_NOUN_SUFFIX}${PHRASE_END}`),
   pattern(String.raw`\b(?:enumera|nombra|lista|menciona|dame|dime)\s+(?:hasta\s+)?(?:las\s+|los\s+|unas?\s+)?(?:\d{1,2}\s+)?(?:marcas\s+de\s+|empresas\s+de\s+)?(.+?)${PHRASE_END}`),
 ];
+// Open buyer questions name the category after "which", "choosing", "al elegir", "opciones de"…: read first.
+const BUYER_END = String.raw`(?=\s*[?!,;:()¿¡]|\.(?:\s|$)|\s+(?:and|y|hoy|today|that|que)\b|$)`;
+const BUYER_CATEGORY_PATTERNS: readonly RegExp[] = [
+  pattern(String.raw`\bwhich\s+(?:brands\s+of\s+)?(.+?)\s+(?:would|do|does|are|is|should|have|has|can)\b`),
+  pattern(String.raw`\bchoosing\s+(?:an?\s+|the\s+)?(.+?)${BUYER_END}`),
+  pattern(String.raw`\bcost\s+for\s+(?:an?\s+)?(.+?)${BUYER_END}`),
+  pattern(String.raw`\bgo\s+for\s+(?:an?\s+)?(.+?)${BUYER_END}`),
+  pattern(String.raw`\bbuy\s+(.+?)\s+online\b`),
+  pattern(String.raw`¿\s*qu[eé]\s+(?!opci[oó]n|alternativas|debo|marcas)(.+?)\s+(?:me\s+recomendar[ií]as|recomienda|recomiendas|tiene|son)\b`),
+  pattern(String.raw`\bopci(?:[oó]n|ones)\s+(?:m[aá]s\s+populares\s+)?de\s+(.+?)(?=\s+(?:para|tiene|bien|m[aá]s|hay|ofrecen|son)\b|\s*[?,])`),
+  pattern(String.raw`\bal\s+elegir\s+(.+?)${BUYER_END}`),
+  pattern(String.raw`\breferentes\s+en\s+(.+?)${BUYER_END}`),
+  pattern(String.raw`¿\s*a\s+qu[eé]\s+(.+?)\s+deber[ií]a\b`),
+  pattern(String.raw`\bplan\s+de\s+(.+?)${BUYER_END}`),
+  pattern(String.raw`\bcomprar\s+(.+?)\s+online\b`),
+];
 const RECOMMENDATION_CATEGORY = pattern(/\b(?:for|as\s+an?|as|para|como)\s+(.+?)(?=\s*[?!;:()¿¡]|\.(?:\s|$)|,|$)/);
 const PHRASE_STOPWORDS = new Set([
   'what', 'which', 'is', 'are', 'the', 'a', 'an', 'best', 'good', 'should', 'i', 'we', 'use', 'for', 'my', 'our',
@@ -260,7 +276,12 @@ const PHRASE_STOPWORDS = new Set([
 function categoryPhrase(text: string, kind: PromptKind): string | undefined {
   // A recognition question names a brand, not a category.
   if (kind === 'recognition') return undefined;
-  const patterns = kind === 'recommendation' ? [RECOMMENDATION_CATEGORY, ...CATEGORY_PATTERNS] : CATEGORY_PATTERNS;
+  const patterns =
+    kind === 'recommendation'
+      ? [RECOMMENDATION_CATEGORY, ...CATEGORY_PATTERNS]
+      : kind === 'buyer_question'
+        ? [...BUYER_CATEGORY_PATTERNS, ...CATEGORY_PATTERNS]
+        : CATEGORY_PATTERNS;
   for (const pattern of patterns) {
     const phrase = tidyPhrase(pattern.exec(text)?.[1] ?? '');
     if (phrase) return phrase;

@@ -5,7 +5,8 @@ import { recognitionAnswer } from './answers/recognition.js';
 import { recommendationAnswer } from './answers/recommendation.js';
 import { classifyPrompt } from './classify.js';
 import type { PromptClassification } from './classify.js';
-import { categoryById, detectRegion, fallbackCategoryFor } from './lookup.js';
+import { inventCategory } from './invented.js';
+import { categoryById, detectRegion } from './lookup.js';
 import { pickOne, seededRandom } from './random.js';
 import type { WireProvider } from './types.js';
 import { modelFamily } from './rank.js';
@@ -41,7 +42,7 @@ export function composeAnswer(input: ComposeInput): ComposedAnswer {
     return { text: clarifyingQuestion(language, random), classification, brands: [] };
   }
 
-  const category = matched ?? fallbackCategoryFor(phrase ?? input.prompt);
+  const category = matched ?? inventCategory(input.prompt, phrase, language);
   const context: AnswerContext = {
     prompt: input.prompt,
     classification,
@@ -53,7 +54,7 @@ export function composeAnswer(input: ComposeInput): ComposedAnswer {
     random,
     category,
     isFallback: !matched,
-    categoryName: matched ? matched.name[language] : (phrase ?? GENERIC_CATEGORY_NAME[language]),
+    categoryName: matched ? matched.name[language] : inventedCategoryName(input.prompt, phrase, language),
     region: detectRegion(input.prompt),
   };
   const answer = {
@@ -63,6 +64,18 @@ export function composeAnswer(input: ComposeInput): ComposedAnswer {
     buyer_question: buyerAnswer,
   }[classification.kind](context);
   return { text: answer.text, classification, brands: answer.brands };
+}
+
+// "in Madrid", "near Austin", "en Sevilla", "cerca de Bogotá": a place named with a capital.
+const PLACE = /\b(?:in|near|en|cerca\s+de)\s+(\p{Lu}[\p{L}'’-]*(?:\s+(?:de\s+|del\s+)?\p{Lu}[\p{L}'’-]*)*)/u;
+
+/** How an answer names an unknown category: the prompt's phrase with the place it names, said once. */
+function inventedCategoryName(prompt: string, phrase: string | undefined, language: 'en' | 'es'): string {
+  if (phrase === undefined) return GENERIC_CATEGORY_NAME[language];
+  const place = PLACE.exec(prompt)?.[1];
+  const bare = phrase.replace(/\s+(?:in|near|en|cerca\s+de)\s+.*$/u, '').trim();
+  if (place === undefined || bare === '') return phrase;
+  return `${bare} ${language === 'es' ? 'en' : 'in'} ${place}`;
 }
 
 /** Whether a buyer question says enough to answer (at least two words, one of them the category). */

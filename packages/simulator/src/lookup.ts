@@ -1,7 +1,7 @@
 import type { PromptLanguage } from './types.js';
 import { containsWords, foldText, indexOfWords, matchWords } from './text.js';
-import { FALLBACK_CATEGORIES, WORLD_CATEGORIES } from './world.js';
-import type { FallbackCategory, Market, WorldBrand, WorldCategory } from './world.js';
+import { WORLD_CATEGORIES } from './world.js';
+import type { Market, WorldBrand, WorldCategory } from './world.js';
 
 /** A keyword split into the word sequences that must all appear. */
 interface PreparedKeyword {
@@ -36,20 +36,9 @@ export function matchCategory(text: string): WorldCategory | undefined {
   return best?.category;
 }
 
-/** The world category with this id, fallbacks included. */
+/** The world category with this id. */
 export function categoryById(id: string): WorldCategory | undefined {
-  return WORLD_CATEGORIES.find((category) => category.id === id) ?? FALLBACK_CATEGORIES.find((category) => category.id === id);
-}
-
-/** The fallback that suits a phrase the world does not know (software, local places, or products). */
-export function fallbackCategoryFor(text: string): FallbackCategory {
-  const words = matchWords(text);
-  for (const fallback of FALLBACK_CATEGORIES) {
-    if (fallback.cues.some((cue) => containsWords(words, matchWords(cue)))) return fallback;
-  }
-  const last = FALLBACK_CATEGORIES[FALLBACK_CATEGORIES.length - 1];
-  if (!last) throw new Error('the world needs at least one fallback category');
-  return last;
+  return WORLD_CATEGORIES.find((category) => category.id === id);
 }
 
 /** Folds a brand name to a spelling-insensitive key ("monday.com" → "mondaycom"). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectRegion, fallbackCategoryFor, findBrand, matchCategory } from './lookup.js';
-import { FALLBACK_CATEGORIES, WORLD_CATEGORIES } from './world.js';
+import { detectRegion, findBrand, matchCategory } from './lookup.js';
+import { WORLD_CATEGORIES } from './world.js';
 
 describe('the seeded world', () => {
   it('has at least 12 categories of 6–12 brands, each described in English and Spanish', () => {
@@ -17,7 +17,7 @@ describe('the seeded world', () => {
   });
 
   it('has unique category ids and no duplicate brand within a category', () => {
-    const ids = [...WORLD_CATEGORIES, ...FALLBACK_CATEGORIES].map((category) => category.id);
+    const ids = WORLD_CATEGORIES.map((category) => category.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const category of WORLD_CATEGORIES) {
       const names = category.brands.map((brand) => brand.name.toLowerCase());
@@ -46,12 +46,6 @@ describe('the seeded world', () => {
     expect(findBrand('Notion', 'note_taking')?.category.id).toBe('note_taking');
     expect(findBrand('Notion', 'project_management')?.category.id).toBe('project_management');
     expect(findBrand('Acme')).toBeUndefined();
-  });
-
-  it('picks a fallback for unknown categories by the words of the phrase', () => {
-    expect(fallbackCategoryFor('invoice scanning software').id).toBe('fallback_software');
-    expect(fallbackCategoryFor('dentist near me').id).toBe('fallback_local');
-    expect(fallbackCategoryFor('underwater drones').id).toBe('fallback_products');
   });
 
   it('reads the region a prompt names', () => {

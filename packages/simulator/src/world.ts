@@ -26,12 +26,6 @@ export interface WorldCategory {
   readonly brands: readonly WorldBrand[];
 }
 
-/** A fallback category: its name is the prompt's own phrase and `{category}` in descriptions is replaced by it. */
-export interface FallbackCategory extends WorldCategory {
-  /** Words in the prompt that make this fallback the right one. */
-  readonly cues: readonly string[];
-}
-
 function brand(
   name: string,
   description: string,
@@ -84,6 +78,25 @@ export const WORLD_CATEGORIES: readonly WorldCategory[] = [
       brand('Wrike', 'a robust project management platform for larger, cross-functional teams', 'una plataforma robusta de gestión de proyectos para equipos grandes y multifuncionales'),
       brand('Smartsheet', 'a spreadsheet-style platform for project planning and reporting', 'una plataforma tipo hoja de cálculo para planificar proyectos y generar informes'),
       brand('Linear', 'a fast, opinionated issue tracker loved by product and engineering teams', 'un gestor de incidencias rápido y con criterio propio, muy apreciado por equipos de producto e ingeniería'),
+    ],
+  },
+  {
+    id: 'issue_tracking',
+    name: { en: 'issue trackers', es: 'gestores de incidencias' },
+    keywords: [
+      'issue tracker', 'issue tracking', 'bug tracker', 'bug tracking', 'ticket tracker', 'sprint planning tool',
+      'gestor de incidencia', 'seguimiento de incidencia', 'seguimiento de errore', 'gestion de incidencia',
+    ],
+    brands: [
+      brand('Jira', "Atlassian's issue and project tracker, the standard for software teams", 'el gestor de incidencias y proyectos de Atlassian, el estándar para equipos de software', { aliases: ['Jira Software'] }),
+      brand('Linear', 'a fast, opinionated issue tracker loved by product and engineering teams', 'un gestor de incidencias rápido y con criterio propio, muy apreciado por equipos de producto e ingeniería'),
+      brand('GitHub Issues', 'the issue tracker built into GitHub, simple and close to the code', 'el gestor de incidencias integrado en GitHub, sencillo y junto al código', { aliases: ['GitHub Projects'] }),
+      brand('GitLab', 'a DevOps platform whose built-in issues and boards suit teams already on GitLab', 'una plataforma DevOps cuyas incidencias y tableros integrados encajan con equipos que ya usan GitLab'),
+      brand('YouTrack', "JetBrains' customizable issue tracker with strong search and workflows", 'el gestor de incidencias de JetBrains, muy configurable y con buena búsqueda y flujos de trabajo'),
+      brand('Shortcut', 'a lightweight tracker for software teams, formerly called Clubhouse', 'un gestor ligero para equipos de software, antes llamado Clubhouse', { aliases: ['Clubhouse'] }),
+      brand('ClickUp', 'an everything-in-one productivity platform whose tasks double as an issue tracker', 'una plataforma de productividad todo en uno cuyas tareas sirven también como gestor de incidencias'),
+      brand('Azure DevOps', "Microsoft's suite whose Boards track work items for teams on Azure", 'la suite de Microsoft cuyos Boards gestionan el trabajo de equipos que usan Azure', { aliases: ['Azure Boards'] }),
+      brand('Asana', 'a polished work-management tool that many teams also use to track bugs', 'una herramienta pulida de gestión del trabajo que muchos equipos usan también para seguir errores'),
     ],
   },
   {
@@ -329,55 +342,6 @@ export const WORLD_CATEGORIES: readonly WorldCategory[] = [
       brand('DiDi Food', "DiDi's food delivery app, strong in Mexico", 'la app de comida a domicilio de DiDi, fuerte en México', { aliases: ['Didi Food'], markets: ['mx', 'co', 'latam'] }),
       brand('Grubhub', 'a long-standing US delivery app popular in big cities and on campuses', 'una app estadounidense veterana, popular en grandes ciudades y campus universitarios', { markets: ['us'] }),
       brand('iFood', "Brazil's leading food delivery app", 'la principal app de entrega de comida de Brasil', { markets: ['br'] }),
-    ],
-  },
-];
-
-/** Fallbacks for categories the world does not know; checked in order, the last one always fits. */
-export const FALLBACK_CATEGORIES: readonly FallbackCategory[] = [
-  {
-    id: 'fallback_software',
-    name: { en: 'software', es: 'software' },
-    keywords: [],
-    cues: ['software', 'app', 'apps', 'tool', 'tools', 'platform', 'saas', 'program', 'aplicacion', 'herramienta', 'plataforma', 'programa', 'sistema'],
-    brands: [
-      brand('Microsoft', 'a safe choice for {category} if you already work in Microsoft 365', 'una opción segura de {category} si ya trabajas con Microsoft 365'),
-      brand('Google', 'worth a look for {category} if your team lives in Google Workspace', 'vale la pena para {category} si tu equipo vive en Google Workspace'),
-      brand('Zoho', 'an affordable suite that covers {category} for small businesses', 'una suite asequible que cubre {category} para pequeñas empresas'),
-      brand('Atlassian', 'a strong option for {category} when your team is technical', 'una buena opción de {category} si tu equipo es técnico'),
-      brand('G2', 'a review site with detailed user comparisons of {category}', 'un sitio de reseñas con comparativas detalladas de {category}'),
-      brand('Capterra', 'a directory where you can filter {category} by rating and price', 'un directorio donde puedes filtrar {category} por valoración y precio'),
-      brand('Product Hunt', 'a good place to discover newer {category}', 'un buen lugar para descubrir {category} más nuevas'),
-    ],
-  },
-  {
-    id: 'fallback_local',
-    name: { en: 'local businesses', es: 'negocios locales' },
-    keywords: [],
-    cues: ['near me', 'nearby', 'in town', 'restaurant', 'dentist', 'plumber', 'gym', 'cerca de mi', 'cerca', 'restaurante', 'dentista', 'gimnasio'],
-    brands: [
-      brand('Google Maps', 'the quickest way to compare ratings and recent reviews of {category}', 'la forma más rápida de comparar valoraciones y reseñas recientes de {category}'),
-      brand('Yelp', 'detailed reviews and photos of {category}', 'reseñas detalladas y fotos de {category}'),
-      brand('Tripadvisor', 'traveller reviews and rankings of {category}', 'reseñas y rankings de viajeros sobre {category}'),
-      brand('Foursquare', 'tips and ratings of {category} from locals', 'consejos y valoraciones de {category} de gente local'),
-      brand('Nextdoor', 'recommendations for {category} from your neighbours', 'recomendaciones de {category} de tus vecinos'),
-      brand('TheFork', 'bookings and reviews, especially for {category} in Europe', 'reservas y reseñas, sobre todo de {category} en Europa', { markets: ['es', 'eu'] }),
-    ],
-  },
-  {
-    id: 'fallback_products',
-    name: { en: 'products', es: 'productos' },
-    keywords: [],
-    cues: [],
-    brands: [
-      brand('Amazon', 'the biggest selection of {category}, with plenty of customer reviews to compare', 'la mayor selección de {category}, con muchas reseñas de clientes para comparar'),
-      brand('Consumer Reports', 'independent lab testing and ratings of {category}', 'pruebas de laboratorio independientes y valoraciones de {category}', { markets: ['us'] }),
-      brand('Wirecutter', "The New York Times' buying guides, which often cover {category}", 'las guías de compra de The New York Times, que suelen cubrir {category}'),
-      brand('Costco', 'good prices on a curated range of {category}, with an easy return policy', 'buenos precios en una selección cuidada de {category}, con devoluciones fáciles'),
-      brand('Best Buy', 'a big range of {category} with in-store pickup and advice', 'una gran variedad de {category} con recogida en tienda y asesoramiento', { markets: ['us'] }),
-      brand('Walmart', 'affordable {category} and convenient pickup', '{category} asequibles y recogida cómoda', { markets: ['us', 'mx'] }),
-      brand('Mercado Libre', 'the largest marketplace in Latin America, with many {category} to compare', 'el mayor marketplace de Latinoamérica, con muchas opciones de {category} para comparar', { markets: LATAM }),
-      brand('El Corte Inglés', 'a Spanish department store with a solid range of {category}', 'unos grandes almacenes españoles con una buena gama de {category}', { markets: ['es'] }),
     ],
   },
 ];

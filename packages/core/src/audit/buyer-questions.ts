@@ -7,6 +7,7 @@ import type { CrawlReport } from '../crawl/crawl-report.js';
 import type { Vertical } from '../crawl/vertical.js';
 import { createBrandMatcher, normalizeBrandKey } from '../extraction/index.js';
 import { blindListCategoryPhrase, normalizeWhitespace, promptMentionsBrand, type PromptLanguage } from '../measurements/prompts.js';
+import { englishCategoryForms, type CategoryForms } from './category-grammar.js';
 import { domainName, websiteDomain } from './website-domain.js';
 
 /** Fewer questions than this say too little about a category to score it. */
@@ -42,6 +43,10 @@ interface TemplateContext {
   category: string;
   location: string | undefined;
   segment: string;
+  /** The topic's grammatical forms in English ("dentists in Madrid", "a dentist in Madrid"); the topic itself in Spanish. */
+  topicForms: CategoryForms;
+  /** The bare category's forms. */
+  categoryForms: CategoryForms;
 }
 
 type Template = (context: TemplateContext) => string | null;
@@ -61,35 +66,37 @@ interface LanguageTemplates {
   locationJoin: string;
 }
 
-// Each template is phrased so it reads well whether the category is singular ("CRM software") or plural
-// ("running shoes"), and so it is an open question (no "list", no number, no brand in quotes): the shape
+// Each English template takes the category's grammatical form it needs (category-grammar.ts: "which dentists",
+// "choosing a dentist", "which CRM software"), and each is an open question (no "list", no number, no brand in quotes): the shape
 // of what buyers type, and what assistants answer with the names they would recommend.
 const TEMPLATES: Readonly<Record<PromptLanguage, LanguageTemplates>> = {
   en: {
-    bestOverall: ({ topic }) => `Which ${topic} would you recommend?`,
-    segment: ({ topic, segment }) => `What are the top ${topic} for ${segment}?`,
-    alternatives: ({ topic }) => `What are good alternatives to the most popular ${topic}?`,
-    budget: ({ topic }) => `On a tight budget, which ${topic} would you choose?`,
-    criteria: ({ topic }) => `What should I look for when choosing ${topic}, and which options stand out?`,
-    leaders: ({ topic }) => `Who are the most trusted names for ${topic} today?`,
-    gettingStarted: ({ topic }) => `For a first-timer, which ${topic} would you pick?`,
-    local: ({ category, location }) => (location === undefined ? null : `I'm in ${location}. Which ${category} do locals recommend most?`),
+    bestOverall: ({ topicForms }) => `Which ${topicForms.many} would you recommend?`,
+    segment: ({ topicForms, segment }) =>
+      topicForms.mass ? `What is the best ${topicForms.many} for ${segment}?` : `What are the best ${topicForms.many} for ${segment}?`,
+    alternatives: ({ topicForms }) => `What are good alternatives to the most popular ${topicForms.many}?`,
+    budget: ({ topicForms }) => `On a tight budget, which ${topicForms.many} would you choose?`,
+    criteria: ({ topicForms }) => `What should I look for when choosing ${topicForms.choosing}, and which options stand out?`,
+    leaders: ({ topicForms }) => `Which ${topicForms.many} ${topicForms.mass ? 'is' : 'are'} the most trusted today?`,
+    gettingStarted: ({ topicForms }) => `For a first-timer, which ${topicForms.many} would you pick?`,
+    local: ({ categoryForms, location }) =>
+      location === undefined ? null : `I'm in ${location}. Which ${categoryForms.many} do locals recommend most?`,
     vertical: {
       saas: [
-        ({ topic }) => `Which ${topic} would you choose for the best integrations and a free trial?`,
-        ({ topic }) => `What does a plan usually cost for ${topic}, and which options are worth paying for?`,
+        ({ topicForms }) => `Which ${topicForms.many} would you choose for the best integrations and a free trial?`,
+        ({ topicForms }) => `What does a plan usually cost for ${topicForms.choosing}, and which options are worth paying for?`,
       ],
       ecommerce: [
-        ({ topic }) => `Where can I buy ${topic} online with fast delivery and easy returns?`,
-        ({ topic }) => `Which brands of ${topic} have the best customer reviews?`,
+        ({ topicForms }) => `Where can I buy ${topicForms.many} online with fast delivery and easy returns?`,
+        ({ topicForms }) => `Which brands of ${topicForms.many} have the best customer reviews?`,
       ],
       local_business: [
-        ({ category, location }) => `What's a well-reviewed option for ${category} ${location === undefined ? 'near me' : `near ${location}`} that's open now?`,
-        ({ category, location }) => `Where should I go for ${category} ${location === undefined ? 'near me' : `in ${location}`}?`,
+        ({ categoryForms, location }) => `Can you recommend ${categoryForms.one} ${location === undefined ? 'near me' : `near ${location}`} that's well reviewed and open now?`,
+        ({ categoryForms, location }) => `Where should I go for ${categoryForms.choosing} ${location === undefined ? 'near me' : `in ${location}`}?`,
       ],
-      finance: [({ topic }) => `Which ${topic} would you trust most, with low fees?`],
-      travel: [({ topic }) => `Which ${topic} would you pick for a family trip on a budget?`],
-      media: [({ topic }) => `Which ${topic} would you trust most to stay informed?`],
+      finance: [({ topicForms }) => `Which ${topicForms.many} would you trust most, with low fees?`],
+      travel: [({ topicForms }) => `Which ${topicForms.many} would you pick for a family trip on a budget?`],
+      media: [({ topicForms }) => `Which ${topicForms.many} would you trust most to stay informed?`],
       other: [],
     },
     defaultSegment: {
@@ -123,7 +130,7 @@ const TEMPLATES: Readonly<Record<PromptLanguage, LanguageTemplates>> = {
       ],
       local_business: [
         ({ category, location }) => `¿Qué opción de ${category} bien valorada hay ${location === undefined ? 'cerca de mí' : `cerca de ${location}`} abierta ahora?`,
-        ({ category, location }) => `¿Adónde debería ir para ${category} ${location === undefined ? 'cerca de mí' : `en ${location}`}?`,
+        ({ category, location }) => `¿A qué ${category} debería ir ${location === undefined ? 'cerca de mí' : `en ${location}`}?`,
       ],
       finance: [({ topic }) => `¿Qué opciones de ${topic} son las más fiables y con comisiones bajas?`],
       travel: [({ topic }) => `¿Qué opciones de ${topic} ofrecen la mejor relación calidad-precio para un viaje en familia?`],
@@ -176,7 +183,11 @@ export function generateBuyerQuestions(input: BuyerQuestionsInput): BuyerQuestio
   }
 
   const segments = crawlSegments(input.crawl, input.language, category, mentionsBrand);
-  const context = (segment: string): TemplateContext => ({ topic: categoryLocalized, category, location, segment });
+  const forms = (phrase: string): CategoryForms =>
+    input.language === 'en' ? englishCategoryForms(phrase) : { asWritten: phrase, many: phrase, choosing: phrase, one: phrase, mass: false };
+  const topicForms = forms(categoryLocalized);
+  const categoryForms = forms(category);
+  const context = (segment: string): TemplateContext => ({ topic: categoryLocalized, category, location, segment, topicForms, categoryForms });
   const defaultSegment = templates.defaultSegment[input.vertical];
   const [verticalFirst, verticalSecond] = templates.vertical[input.vertical];
   // In order of priority: when more than 10 remain, the last ones are dropped, and every intent before

@@ -16,9 +16,7 @@ export function buyerAnswer(context: AnswerContext): { text: string; brands: str
   const { random } = context;
   const count = integerBetween(random, 4, 7);
   const picks = brandsFor(context, count).map((brand: WorldBrand) => ({ name: brand.name, description: describeBrand(brand, context) }));
-  const drawn = pickOne<Style>(random, ['list', 'list', 'table', 'prose', 'headed']);
-  // Fallback descriptions are list reasons ("Good prices on …"), which read badly inside prose.
-  const style = drawn === 'prose' && context.isFallback ? 'list' : drawn;
+  const style = pickOne<Style>(random, ['list', 'list', 'table', 'prose', 'headed']);
   const phrases = context.language === 'es' ? SPANISH : ENGLISH;
   const dash = chance(random, 0.8) ? '—' : '-';
   const list = picks.map((pick, index) => `${index + 1}. **${pick.name}** ${dash} ${withFullStop(capitalizeFirst(dropLeadingArticle(pick.description)))}`);

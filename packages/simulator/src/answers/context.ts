@@ -15,8 +15,9 @@ export interface AnswerContext {
   readonly counter: number;
   /** Drawn from (seed, provider, model, prompt, counter): the per-call variation. */
   readonly random: Random;
-  /** The matched world category, or a fallback whose descriptions use the prompt's own phrase. */
+  /** The matched world category, or one invented for the prompt's category (invented.ts). */
   readonly category: WorldCategory;
+  /** Whether the category was invented (the world does not know it). */
   readonly isFallback: boolean;
   /** How the answer names the category, in the answer's language. */
   readonly categoryName: string;

@@ -33,12 +33,10 @@ export function recommendationAnswer(context: AnswerContext): { text: string; br
   const written = context.classification.brand ?? (spanish ? 'esa marca' : 'that brand');
   const known = findBrand(written, context.classification.categoryId);
   const category = context.categoryName;
-  const alternatives = context.isFallback
-    ? []
-    : brandsFor(context, 4)
-        .filter((brand) => !known || brandKey(brand.name) !== brandKey(known.brand.name))
-        .slice(0, 2)
-        .map((brand) => brand.name);
+  const alternatives = brandsFor(context, 4)
+    .filter((brand) => !known || brandKey(brand.name) !== brandKey(known.brand.name))
+    .slice(0, 2)
+    .map((brand) => brand.name);
   const [first, second] = [alternatives[0] ?? '', alternatives[1] ?? ''];
   const haveAlternatives = alternatives.length === 2;
 
