@@ -82,3 +82,56 @@ describe('tallyCompetitors and rankCompetitors', () => {
     expect(ranking.some((competitor) => competitor.name === 'Watched One')).toBe(true);
   });
 });
+
+describe('competitors are other brands', () => {
+  const withText = (answer: string, brands: string[], named: boolean): ReturnType<typeof answered> => ({
+    ...answered(brands, named ? 1 : null),
+    answer,
+  });
+
+  it('leaves out stores, maps, publishers and technologies that do not compete in the category', () => {
+    const tally = tallyCompetitors(
+      [providerSamples('openai', [answered(['Amazon', 'Google Maps', 'New York Times', 'Markdown', 'Clínica Dental Alameda'], null)])],
+      brandMatcherFor('Clinica Sonrisa'),
+      [],
+      'dentist in Madrid',
+    );
+    expect(rankCompetitors(tally).map((competitor) => competitor.name)).toEqual(['Clínica Dental Alameda']);
+  });
+
+  it('keeps a store as a competitor where stores compete, and a watched platform always', () => {
+    const stores = tallyCompetitors([providerSamples('openai', [answered(['Costco', 'Amazon'], null)])], brandMatcherFor('Walmart'), [], 'supermarkets');
+    expect(rankCompetitors(stores).map((competitor) => competitor.name)).toEqual(['Costco', 'Amazon']);
+    const watched = tallyCompetitors([providerSamples('openai', [answered(['Amazon'], null)])], brandMatcherFor('Brooks'), ['Amazon'], 'running shoes');
+    expect(rankCompetitors(watched)[0]).toMatchObject({ name: 'Amazon', namedInstead: 1 });
+  });
+
+  it('counts a product line as its brand: the audited brand’s own shoe is no competitor, nor another brand’s', () => {
+    const tally = tallyCompetitors(
+      [
+        providerSamples('openai', [
+          withText(
+            '1. **Brooks** — comfortable daily trainers like the Ghost.\n2. **Nike** — the biggest name, with popular running lines like the Pegasus and Vaporfly.\n3. **Hoka** — max cushioning.',
+            ['Brooks', 'Ghost', 'Nike', 'Pegasus', 'Vaporfly', 'Hoka'],
+            true,
+          ),
+          withText('Most people start with **Nike** or **Hoka**; Nike is known for the Pegasus.', ['Nike', 'Hoka', 'Pegasus'], false),
+        ]),
+      ],
+      brandMatcherFor('Brooks'),
+      [],
+      'running shoes',
+    );
+    expect(rankCompetitors(tally).map((competitor) => competitor.name)).toEqual(['Nike', 'Hoka']);
+  });
+
+  it('keeps a rival named after a product link that starts a new clause', () => {
+    const tally = tallyCompetitors(
+      [providerSamples('openai', [withText('Brooks makes trainers like the Ghost, while Nike leads on racing shoes.', ['Brooks', 'Ghost', 'Nike'], true)])],
+      brandMatcherFor('Brooks'),
+      [],
+      'running shoes',
+    );
+    expect(rankCompetitors(tally).map((competitor) => competitor.name)).toEqual(['Nike']);
+  });
+});

@@ -4,6 +4,7 @@
 import { compactBrandKey, createBrandMatcher, type BrandMatcher } from '../extraction/index.js';
 import { normalizeWhitespace } from '../measurements/prompts.js';
 import type { ProviderId } from '../providers/types.js';
+import { isNonCompetitor } from './not-competitors.js';
 import type { ProviderSamples } from './sampling.js';
 import type { CompetitorCount, RankedCompetitor } from './types.js';
 
@@ -52,9 +53,17 @@ export interface CompetitorTally {
 /**
  * Counts competitors across the answers. Names that stand for the same brand ("Zoho" and "Zoho CRM",
  * "Salesforce" and "Salesforce Sales Cloud") are one competitor, under the watch list's spelling or else
- * the first one seen; names that stand for the audited brand are never competitors.
+ * the first one seen; names that stand for the audited brand ("Brooks Ghost" for Brooks) are never
+ * competitors. Two more kinds of names are left out (unless watched): product lines of another named brand
+ * ("Nike … lines like the Pegasus"), which are that brand, not a rival; and, when the category is given,
+ * platforms, stores, publishers and technologies that do not compete in it (not-competitors.ts).
  */
-export function tallyCompetitors(providers: readonly ProviderSamples[], brandMatcher: BrandMatcher, watched: readonly string[]): CompetitorTally {
+export function tallyCompetitors(
+  providers: readonly ProviderSamples[],
+  brandMatcher: BrandMatcher,
+  watched: readonly string[],
+  category?: string,
+): CompetitorTally {
   const groups: CompetitorGroup[] = watched.map((name, order) => ({
     name,
     watched: true,
@@ -62,10 +71,12 @@ export function tallyCompetitors(providers: readonly ProviderSamples[], brandMat
     order,
     byProvider: new Map(),
   }));
+  const products = productLines(providers);
   const resolve = (name: string): CompetitorGroup | null => {
     if (brandMatcher.isSameBrand(name)) return null;
     const existing = groups.find((group) => group.matcher.isSameBrand(name));
     if (existing !== undefined) return existing;
+    if (products.has(name) || (category !== undefined && isNonCompetitor(name, category))) return null;
     const created: CompetitorGroup = { name, watched: false, matcher: createBrandMatcher(name), order: groups.length, byProvider: new Map() };
     groups.push(created);
     return created;
@@ -97,6 +108,51 @@ export function tallyCompetitors(providers: readonly ProviderSamples[], brandMat
       ).map(({ group, namedInstead, mentions }) => ({ name: group.name, namedInstead, mentions })),
     mentionsFor: (provider) => groups.reduce((sum, group) => sum + (group.byProvider.get(provider)?.mentions ?? 0), 0),
   };
+}
+
+// Between a brand and one of its products in a sentence: "like the", "such as", "'s", "its", "models"…
+const PRODUCT_LINK = /(?:\b(?:known|famous|best known) for\b|\bconocid[ao]s? por\b|\blike\b|\bsuch as\b|\bincluding\b|\be\.g\.|\bits\b|\btheir\b|['’]s?\s|\blines?\b|\bmodels?\b|\bcomo\b|\bmodelos?\b|\bl[ií]neas?\b|\bsu\b|\bsus\b)/giu;
+// After the link, only a short list of products may come before the name ("like the Pegasus and Vaporfly"), no new clause.
+const CLAUSE_BREAK = /\b(?:while|but|whereas|although|mientras|pero|aunque)\b|[;:]/iu;
+const MAX_PRODUCT_TAIL = 40;
+
+/** Whether `gap` (the text between a brand and a name) introduces the name as one of that brand's products. */
+function linksProduct(gap: string): boolean {
+  let lastEnd = -1;
+  for (const match of gap.matchAll(PRODUCT_LINK)) lastEnd = (match.index ?? 0) + match[0].length;
+  if (lastEnd === -1) return false;
+  const tail = gap.slice(lastEnd);
+  return tail.length <= MAX_PRODUCT_TAIL && !CLAUSE_BREAK.test(tail);
+}
+
+/**
+ * Names that only ever appear as a product of another brand the same answer names: in every sentence
+ * that mentions them, another named brand comes first and a product link ("like the", "'s", "models")
+ * stands between them. "Brooks — comfortable trainers like the Ghost" makes Ghost a product line.
+ */
+function productLines(providers: readonly ProviderSamples[]): Set<string> {
+  const verdict = new Map<string, boolean>();
+  for (const { calls } of providers) {
+    for (const call of calls) {
+      if (!call.ok || call.answer === null) continue;
+      const sentences = call.answer.split(/(?<=[.!?])\s+|\n+/u);
+      for (const name of call.brands) {
+        if (verdict.get(name) === false) continue;
+        for (const sentence of sentences) {
+          const at = sentence.indexOf(name);
+          if (at === -1) continue;
+          const owned = call.brands.some((owner) => {
+            if (owner === name) return false;
+            const ownerAt = sentence.indexOf(owner);
+            return ownerAt !== -1 && ownerAt + owner.length <= at && linksProduct(sentence.slice(ownerAt + owner.length, at));
+          });
+          verdict.set(name, owned && verdict.get(name) !== false);
+          if (!owned) break;
+        }
+      }
+    }
+  }
+  return new Set([...verdict].filter(([, owned]) => owned).map(([name]) => name));
 }
 
 /**

@@ -122,6 +122,24 @@ describe('buildNextSteps', () => {
     expect(buildNextSteps({ ...healthy, findings: [finding(0.8)], competitors })[0]).toMatchObject({ id: 'comparison-pages', priority: 'medium' });
   });
 
+  it('advises a local business on reviews and profiles against its rivals, not "X vs Y" pages', () => {
+    const crawl = crawlReport({ vertical: 'local_business', schemaTypes: ['Dentist'], homepage: pageSummary({ title: 'Sonrisa — dentist in Madrid', description: undefined, h1: [] }) });
+    const competitors = [competitor('Clínica Dental Alameda', 5, 1), competitor('Dental Mirador', 3, 2)];
+    const step = buildNextSteps({ ...healthy, brand: 'Sonrisa', category: 'dentist in Madrid', crawl, findings: [finding(0.2)], competitors }).find(
+      (candidate) => candidate.id === 'comparison-pages',
+    );
+    expect(step?.title).toBe('Close the gap with Clínica Dental Alameda and Dental Mirador');
+    expect(step?.title).not.toMatch(/ vs /u);
+    expect(step?.how).toMatch(/Google Business Profile/u);
+  });
+
+  it('says the category in its plural where the sentence needs it, in English', () => {
+    const step = buildNextSteps({ ...healthy, category: 'issue tracker', language: 'en', findings: [finding(0.1, 9)] }).find(
+      (candidate) => candidate.id === 'get-listed-where-assistants-look',
+    );
+    expect(step?.title).toBe('Get Acme listed where assistants look for issue trackers');
+  });
+
   it('asks to get listed where assistants look when the brand is rarely named, with vertical-specific places', () => {
     const steps = buildNextSteps({ ...healthy, findings: [finding(0.111, 9), finding(0.111, 9)] });
     expect(steps.map((step) => step.id)).toEqual(['get-listed-where-assistants-look']);

@@ -5,6 +5,7 @@ import type { CrawlReport } from '../crawl/crawl-report.js';
 import { AI_CRAWLERS } from '../crawl/robots.js';
 import { normalizeWhitespace } from '../measurements/prompts.js';
 import { brandlessCategory } from './buyer-questions.js';
+import { englishCategoryForms } from './category-grammar.js';
 import type { NextStep, NextStepPriority, ProviderFinding, RankedCompetitor } from './types.js';
 
 export interface NextStepsInput {
@@ -13,6 +14,8 @@ export interface NextStepsInput {
   competitors: readonly RankedCompetitor[];
   brand: string;
   category: string;
+  /** The measurement language: English categories are pluralised where a sentence needs it. */
+  language?: 'en' | 'es' | undefined;
 }
 
 /** Below this share of answers naming the brand, it is "rarely named": getting listed where assistants look comes first. */
@@ -262,10 +265,22 @@ function answerSteps(input: NextStepsInput, brand: string): NextStep[] {
   const named = input.findings.reduce((sum, finding) => sum + Math.round(finding.mentionRate * finding.successfulSamples), 0);
   const rate = named / successful;
   const steps: NextStep[] = [];
-  const category = normalizeWhitespace(input.category);
+  const written = normalizeWhitespace(input.category);
+  const category = written !== '' && input.language === 'en' ? englishCategoryForms(written).many : written;
 
+  // Only rivals the answers named instead of the brand (platforms and product lines are never in the list).
   const winners = input.competitors.filter((competitor) => competitor.namedInstead > 0).slice(0, MAX_COMPARISON_PAGES);
-  if (winners.length > 0) {
+  const local = input.crawl?.vertical === 'local_business';
+  if (winners.length > 0 && local) {
+    // A dentist or a plumber does not publish "X vs Y" pages; local answers weigh reviews and profiles.
+    steps.push({
+      id: 'comparison-pages',
+      priority: rate < OFTEN_MISSED_RATE ? 'high' : 'medium',
+      title: `Close the gap with ${joinNames(winners.map((winner) => winner.name))}`,
+      why: `When assistants left ${brand} out, they most often named ${winners.map((winner) => `${winner.name} (${winner.namedInstead} answer${winner.namedInstead === 1 ? '' : 's'})`).join(', ')}. Local answers lean on reviews, complete business profiles and pages that say which services are offered where.`,
+      how: `Compare your Google Business Profile with theirs (categories, services, photos, opening hours, review count and replies), ask recent customers for reviews, and give every service you offer its own page that names the area you serve.`,
+    });
+  } else if (winners.length > 0) {
     steps.push({
       id: 'comparison-pages',
       priority: rate < OFTEN_MISSED_RATE ? 'high' : 'medium',
@@ -285,6 +300,10 @@ function answerSteps(input: NextStepsInput, brand: string): NextStep[] {
     });
   }
   return steps;
+}
+
+function joinNames(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 function listingAdvice(vertical: CrawlReport['vertical'] | undefined): string {

@@ -70,7 +70,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
     );
   }
 
-  const tally = tallyCompetitors(sampling.providers, brandMatcherFor(brand, website), watched);
+  const tally = tallyCompetitors(sampling.providers, brandMatcherFor(brand, website), watched, category);
   const providerFindings: ProviderFinding[] = [];
   const providerErrors: ProviderError[] = [];
   for (const samples of sampling.providers) {
@@ -80,7 +80,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
   }
   const competitors = rankCompetitors(tally);
   const overall = computeOverall(sampling);
-  const personalizedNextSteps = buildNextSteps({ crawl, findings: providerFindings, competitors, brand, category });
+  const personalizedNextSteps = buildNextSteps({ crawl, findings: providerFindings, competitors, brand, category, language: measurementLocale });
   options.onProgress?.({
     stage: 'findings',
     completed: 1,
