@@ -42,9 +42,9 @@ describe('buildProviderOutcome', () => {
       // 7 brand mentions / (7 + 11 competitor mentions: Salesforce 6, Pipedrive 4, Zoho CRM 1)
       shareOfVoice: 0.389,
     });
-    // 100 × (6 × 0.9 + 1 × 1) / 9 = 71.1; interval = Wilson × mean weight 0.914.
+    // 100 × (6 × 0.9 + 1 × 1) / 9 = 71.1; interval = Wilson interval of the mean 0.711 over 9 answers.
     expect(finding.score).toBe(71);
-    expect(finding.scoreInterval).toEqual([41, 86]);
+    expect(finding.scoreInterval).toEqual([39, 90]);
     expect(finding.summary).toBe('Named HubSpot in 7 of 9 answers (78%, 95% CI 45–94%), usually 2nd; most often named instead: Pipedrive, Salesforce.');
     expect(finding.topCompetitors[0]).toEqual({ name: 'Pipedrive', namedInstead: 2, mentions: 4 });
     expect(finding.questions.map(({ namedIn, named, successfulSamples, averagePosition }) => ({ namedIn, named, successfulSamples, averagePosition }))).toEqual([

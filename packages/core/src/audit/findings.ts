@@ -76,8 +76,8 @@ export interface OverallResult {
 
 /**
  * The overall score: the mean of the provider scores weighted by their successful samples, which is the
- * same as scoring all successful answers pooled; its interval is the pooled mention rate's Wilson interval
- * times the pooled position weight. Not measured (no answer at all): score 0, risk "unknown".
+ * same as scoring all successful answers pooled; its interval is the Wilson interval of that pooled
+ * score (statistics.ts, wilsonIntervalForMean). Not measured (no answer at all): score 0, risk "unknown".
  */
 export function computeOverall(sampling: Pick<AuditSampling, 'providers' | 'degraded'>): OverallResult {
   const successful = sampling.providers.flatMap((provider) => provider.calls.filter((call) => call.ok));

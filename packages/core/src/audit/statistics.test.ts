@@ -54,12 +54,33 @@ describe('positionWeight and scoreFromMentions', () => {
     expect(positionWeight(null)).toBe(0.5);
   });
 
-  it('scores 100 × mention rate × mean position weight, with the Wilson bounds scaled alike', () => {
-    // 7 of 9 named, all first: 77.8 → 78; interval 45.3–93.7 → 45–94.
+  it('scores 100 × mention rate × mean position weight, with the Wilson interval of that mean', () => {
+    // 7 of 9 named, all first: mean 0.778 → 78; Wilson 45.3–93.7 → 45–94 (the mention rate's own interval).
     expect(scoreFromMentions(Array(7).fill(1), 9)).toEqual({ score: 78, interval: [45, 94] });
-    // 7 of 9 named, all second: 70; interval 0.9 × (45.3–93.7) → 41–84.
-    expect(scoreFromMentions(Array(7).fill(0.9), 9)).toEqual({ score: 70, interval: [41, 84] });
+    // 7 of 9 named, all second: mean 0.7 → 70; Wilson(0.7, 9) 38.2–89.8 → 38–90.
+    expect(scoreFromMentions(Array(7).fill(0.9), 9)).toEqual({ score: 70, interval: [38, 90] });
     expect(scoreFromMentions([1, 1, 1], 3).score).toBe(100);
+  });
+
+  it('puts the score strictly inside its interval, not at its top edge, when every answer names the brand below first place', () => {
+    // The Pipedrive case: 72 of 72 answers name it, mean weight 0.85. The old interval (rate interval × weight) was 80–85.
+    const { score, interval } = scoreFromMentions(Array(72).fill(0.85), 72);
+    expect(score).toBe(85);
+    expect(interval[0]).toBeLessThan(score);
+    expect(interval[1]).toBeGreaterThan(score);
+  });
+
+  it('keeps every score inside its interval (many counts and weights)', () => {
+    for (let trials = 1; trials <= 60; trials += 7) {
+      for (let named = 0; named <= trials; named += 1) {
+        for (const weight of [0.5, 0.7, 0.9, 1]) {
+          const { score, interval } = scoreFromMentions(Array(named).fill(weight), trials);
+          expect(interval[0], `${named}/${trials} × ${weight}`).toBeLessThanOrEqual(score);
+          expect(interval[1], `${named}/${trials} × ${weight}`).toBeGreaterThanOrEqual(score);
+          if (score > 0 && score < 100) expect(interval[1] - interval[0]).toBeGreaterThan(0);
+        }
+      }
+    }
   });
 
   it('scores 0 when never named, with an upper bound from the mention rate alone', () => {

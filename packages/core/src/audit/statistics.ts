@@ -40,19 +40,37 @@ export function positionWeight(position: number | null): number {
   return Math.max(MIN_POSITION_WEIGHT, 1 - POSITION_WEIGHT_STEP * (Math.floor(position) - 1));
 }
 
-/** A 0..100 score and its interval from named answers out of successful ones, with their position weights. */
+/**
+ * 95% Wilson interval for the mean of outcomes bounded in [0, 1] (here: each answer's position weight, 0 when
+ * the brand is not named). The Wilson formula with p̂ = the mean is conservative for such outcomes (their
+ * variance is at most p(1 − p)), stays inside [0, 1] and always contains the mean itself.
+ */
+export function wilsonIntervalForMean(mean: number, trials: number, z: number = Z_95): Interval {
+  if (!Number.isInteger(trials) || trials < 0) throw new RangeError(`trials must be a non-negative integer, got ${trials}`);
+  if (!(mean >= 0 && mean <= 1)) throw new RangeError(`mean must be within [0, 1], got ${mean}`);
+  if (trials === 0) return [0, 1];
+  const zSquared = z * z;
+  const denominator = 1 + zSquared / trials;
+  const center = (mean + zSquared / (2 * trials)) / denominator;
+  const half = (z * Math.sqrt((mean * (1 - mean)) / trials + zSquared / (4 * trials * trials))) / denominator;
+  return [mean === 0 ? 0 : Math.max(0, Math.min(mean, center - half)), mean === 1 ? 1 : Math.min(1, Math.max(mean, center + half))];
+}
+
+/**
+ * A 0..100 score and its 95% interval from named answers out of successful ones, with their position weights.
+ * The score is the mean over successful answers of 100 × weight (0 for an answer that does not name the
+ * brand); its interval is the Wilson interval of that mean ({@link wilsonIntervalForMean}), so the score
+ * always lies inside its interval, strictly so unless it is 0 or 100. Both are rounded the same way.
+ */
 export function scoreFromMentions(positionWeights: readonly number[], successfulSamples: number): { score: number; interval: Interval } {
   const named = positionWeights.length;
-  const [low, high] = wilsonInterval(named, successfulSamples);
-  // Never named: no position is known, so the upper bound assumes the best one (weight 1).
-  if (named === 0) return { score: 0, interval: [0, roundScore(100 * high)] };
-  const meanWeight = positionWeights.reduce((sum, weight) => sum + weight, 0) / named;
-  // score = 100 × mention rate × mean position weight, i.e. the mean over successful answers of 100 × weight
-  // (0 for an answer that does not name the brand). The interval carries the mention rate's uncertainty.
-  return {
-    score: roundScore((100 * named * meanWeight) / successfulSamples),
-    interval: [roundScore(100 * low * meanWeight), roundScore(100 * high * meanWeight)],
-  };
+  if (named > successfulSamples) throw new RangeError(`named answers (${named}) exceed successful ones (${successfulSamples})`);
+  const total = positionWeights.reduce((sum, weight) => sum + Math.min(1, Math.max(0, weight)), 0);
+  const mean = successfulSamples === 0 ? 0 : total / successfulSamples;
+  const [low, high] = wilsonIntervalForMean(mean, successfulSamples);
+  const score = roundScore(100 * mean);
+  // Rounded separately, a bound could cross the rounded score by a point; keep the score inside.
+  return { score, interval: [Math.min(score, roundScore(100 * low)), Math.max(score, roundScore(100 * high))] };
 }
 
 /** Risk bands by score: the lower the score, the more business assistants send elsewhere. */
