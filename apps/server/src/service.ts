@@ -1,3 +1,4 @@
+import { reportUrl } from './site/report-access.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, StartAuditDependencies, Store } from '@visibility/core';
@@ -94,6 +95,8 @@ export async function startService(config: Config, logger: Logger, options: Star
       crawlHostMap: config.crawlHostMap,
       crawl: options.crawl,
       baseUrl: config.baseUrl,
+      sessionSecret: runtime.sessionSecret,
+      reportUrl: (auditId: string) => reportUrl(config.baseUrl, runtime.sessionSecret, auditId),
       trustProxy: config.trustProxy,
       health: {
         mode: config.providerMode,

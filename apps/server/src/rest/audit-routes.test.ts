@@ -69,6 +69,29 @@ describe('POST /api/audit', () => {
     const mail = readFileSync(join(outbox, files[0] ?? ''), 'utf8');
     expect(mail).toContain('To: owner@pipedrive.test');
     expect(mail).toContain('demo lineup');
+
+    // The report's own page is in the response and in the mail; its key reads the audit again over the API.
+    expect(body.reportUrl).toMatch(new RegExp(`^http://visibility\\.test/report/${body.id}\\?key=[A-Za-z0-9_-]{32}$`, 'u'));
+    // The outbox keeps the mail quoted-printable: undo the soft line breaks and =XX escapes to read it.
+    const readable = Buffer.from(
+      mail.replace(/=\r?\n/gu, '').replace(/=([0-9A-F]{2})/gu, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+      'latin1',
+    ).toString('utf8');
+    expect(readable).toContain(body.reportUrl);
+    const [low, high] = body.audit['scoreInterval'] as [number, number];
+    expect(readable).toContain(`Score: ${body.audit.score}/100 (risk: ${body.audit.risk}, 95% CI ${low}–${high})`);
+    const key = new URL(body.reportUrl ?? '').searchParams.get('key') ?? '';
+    const again = await fetch(`${running.url}/api/audit/${body.id}?key=${key}`);
+    expect(again.status).toBe(200);
+    const stored = AuditResponseSchema.parse(await again.json());
+    const { rateLimit: _rateLimit, ...withoutRateLimit } = body;
+    expect(stored).toEqual(withoutRateLimit);
+    // Without the key (or with another audit's), the same 404 as an unknown id: ids cannot be probed.
+    for (const url of [`/api/audit/${body.id}`, `/api/audit/${body.id}?key=${'x'.repeat(32)}`, '/api/audit/00000000-0000-4000-8000-000000000000', '/api/audit/not-a-uuid']) {
+      const refused = await fetch(`${running.url}${url}`);
+      expect(refused.status, url).toBe(404);
+      expect(await refused.json(), url).toEqual({ ...API_ERROR, code: 'audit_not_found' });
+    }
   });
 
   it('answers 503 store_unavailable when saving fails twice, with Retry-After', async () => {

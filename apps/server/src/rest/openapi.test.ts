@@ -18,24 +18,33 @@ describe('/openapi.json', () => {
     expect(document.security).toEqual([]);
   });
 
-  it('describes the six public operations and nothing private', () => {
+  it('describes the seven public operations and nothing private', () => {
     const operationIds: string[] = [];
     for (const pathItem of Object.values(document.paths) as any[]) {
       for (const method of ['get', 'post', 'put', 'delete', 'patch']) if (pathItem[method]) operationIds.push(pathItem[method].operationId);
     }
     expect(operationIds.sort()).toEqual(
-      ['checkBrandRecognition', 'getBuyerQuestionMap', 'getVisibilityBadge', 'runRepeatedBuyerQuestion', 'startBuyerQuestionMap', 'startVisibilityAudit'].sort(),
+      [
+        'checkBrandRecognition',
+        'getBuyerQuestionMap',
+        'getVisibilityAudit',
+        'getVisibilityBadge',
+        'runRepeatedBuyerQuestion',
+        'startBuyerQuestionMap',
+        'startVisibilityAudit',
+      ].sort(),
     );
     expect(Object.keys(document.paths).some((path) => path.includes('account') || path.includes('auth'))).toBe(false);
   });
 
-  it('offers the sessionCookie scheme only on startBuyerQuestionMap, where it stays optional', () => {
+  it('offers the sessionCookie scheme only on startBuyerQuestionMap and getVisibilityAudit, where it stays optional', () => {
     expect(document.components.securitySchemes.sessionCookie).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sb-access-token' }),
     );
     const fanoutMap = document.paths['/api/audit/{auditId}/fanout-map'];
     expect(fanoutMap.post.security).toEqual([{}, { sessionCookie: [] }]);
-    const others = JSON.stringify({ ...document.paths, '/api/audit/{auditId}/fanout-map': { get: fanoutMap.get } });
+    expect(document.paths['/api/audit/{auditId}'].get.security).toEqual([{}, { sessionCookie: [] }]);
+    const others = JSON.stringify({ ...document.paths, '/api/audit/{auditId}/fanout-map': { get: fanoutMap.get }, '/api/audit/{auditId}': {} });
     expect(others).not.toContain('sessionCookie');
   });
 

@@ -163,6 +163,30 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           },
         },
       },
+      '/api/audit/{auditId}': {
+        parameters: [auditIdParameter],
+        get: {
+          operationId: 'getVisibilityAudit',
+          tags: ['measurements'],
+          summary: 'Read a stored audit again',
+          description:
+            'The stored AuditResponse of POST /api/audit, with its `reportUrl`; never measures again and never spends. Opens with the `key` of the `reportUrl` (or for the signed-in owner); without it the answer is the same 404 as for an unknown id.',
+          security: [{}, { sessionCookie: [] }],
+          parameters: [
+            {
+              name: 'key',
+              in: 'query',
+              required: false,
+              description: 'The private key from `reportUrl` (`…/report/{auditId}?key=…`).',
+              schema: { type: 'string' },
+            },
+          ],
+          responses: {
+            '200': jsonResponse('The stored audit.', AuditResponseSchema),
+            '404': errorResponse('`audit_not_found`: no audit with that id, or the key does not open it.'),
+          },
+        },
+      },
       '/api/audit/{auditId}/fanout-map': {
         parameters: [auditIdParameter],
         post: {

@@ -15,3 +15,8 @@ export function isReportKey(secret: string, auditId: string, key: unknown): bool
   const given = Buffer.from(key);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
+
+/** The report's own page with its private key: what the site, REST, mail and MCP all link to. */
+export function reportUrl(baseUrl: string, secret: string, auditId: string): string {
+  return `${baseUrl}/report/${auditId}?key=${reportKey(secret, auditId)}`;
+}

@@ -28,7 +28,7 @@ import { renderLayout } from './layout.js';
 import { negotiate } from './negotiation.js';
 import { markdownLines, md, trustedMarkdown } from './markdown-text.js';
 import { noticeHtml, sendMarkdown, sendPage } from './pages.js';
-import { isReportKey, reportKey } from './report-access.js';
+import { isReportKey, reportKey, reportUrl } from './report-access.js';
 import { renderReportHtml, renderReportMarkdown, toReportView } from './report/index.js';
 import { notAcceptable } from './responses.js';
 import type { StaticSite } from './static-site.js';
@@ -156,7 +156,15 @@ export function siteRoutes(context: RouteContext, site: StaticSite, mapDependenc
     };
     try {
       const audit = await startVisibilityAudit(
-        { ...runtime, mode: config.providerMode, crawlHostMap: config.crawlHostMap, baseUrl: config.baseUrl, auditRepository: store.auditRepository, logger: request.log },
+        {
+          ...runtime,
+          mode: config.providerMode,
+          crawlHostMap: config.crawlHostMap,
+          baseUrl: config.baseUrl,
+          reportUrl: (auditId: string) => reportUrl(config.baseUrl, runtime.sessionSecret, auditId),
+          auditRepository: store.auditRepository,
+          logger: request.log,
+        },
         auditRequest,
         {
         onProgress,

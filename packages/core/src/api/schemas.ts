@@ -153,6 +153,10 @@ export const AuditResponseSchema = z
     categoryBenchmark: z.looseObject({}).nullable().optional().meta({
       description: 'How the category scores on average, excluding this brand.',
     }),
+    reportUrl: z.url().optional().meta({
+      description:
+        "The report's own page (`{BASE_URL}/report/{id}?key=…`): a private link that opens the full report without signing in. Its `key` also opens GET /api/audit/{auditId}.",
+    }),
     rateLimit: RateLimitInfoSchema.optional(),
   })
   .meta({ id: 'AuditResponse', description: 'Additional fields may be added over time; the fields listed are the contract.' });

@@ -156,11 +156,12 @@ function productLines(providers: readonly ProviderSamples[]): Set<string> {
 }
 
 /**
- * The audit's competitor ranking: by answers that named the competitor and not the brand, then by answers
+ * The audit's competitor ranking (with each one's share of voice, given the brand's own mentions): by answers that named the competitor and not the brand, then by answers
  * naming it at all, then watched before discovered, then first seen. Every watched competitor is listed
  * (with zeros when never named); discovered ones fill the list up to {@link MAX_RANKED_COMPETITORS}.
  */
-export function rankCompetitors(tally: CompetitorTally): RankedCompetitor[] {
+export function rankCompetitors(tally: CompetitorTally, brandMentions = 0): RankedCompetitor[] {
+  const allMentions = brandMentions + allCompetitorMentions(tally);
   const entries = tally.groups.map((group) => {
     let namedInstead = 0;
     let mentions = 0;
@@ -186,8 +187,35 @@ export function rankCompetitors(tally: CompetitorTally): RankedCompetitor[] {
     watched: entry.group.watched,
     namedInstead: entry.namedInstead,
     mentions: entry.mentions,
+    shareOfVoice: allMentions === 0 ? null : roundShare(entry.mentions / allMentions),
     byProvider: entry.byProvider,
   }));
+}
+
+/**
+ * "Named instead", the one rule every view uses (report, share page, markdown, mail, CLI, MCP): the
+ * competitors named in at least one answer that did not name the brand, in rank order.
+ */
+export function competitorsNamedInstead<T extends { namedInstead: number }>(competitors: readonly T[]): T[] {
+  return competitors.filter((competitor) => competitor.namedInstead > 0);
+}
+
+/** Competitor mentions across all answers (each competitor once per answer), every competitor counted, not only the ranked 20. */
+export function allCompetitorMentions(tally: CompetitorTally): number {
+  return tally.groups.reduce((sum, group) => sum + [...group.byProvider.values()].reduce((inner, counts) => inner + counts.mentions, 0), 0);
+}
+
+/**
+ * Share of voice, the one definition every view uses: a brand's mentions ÷ all brand mentions (the audited
+ * brand's plus every competitor's), each brand counted at most once per answer; null when no brand was named.
+ */
+export function shareOfVoice(mentions: number, brandMentions: number, competitorMentions: number): number | null {
+  const all = brandMentions + competitorMentions;
+  return all === 0 ? null : roundShare(mentions / all);
+}
+
+function roundShare(value: number): number {
+  return Math.round(value * 1000) / 1000;
 }
 
 /** Per-provider view of the tally, trimmed for a finding. */

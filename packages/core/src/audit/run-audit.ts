@@ -5,7 +5,7 @@
 
 import { normalizeWhitespace } from '../measurements/prompts.js';
 import { generateBuyerQuestions } from './buyer-questions.js';
-import { parseCompetitors, rankCompetitors, tallyCompetitors } from './competitors.js';
+import { allCompetitorMentions, parseCompetitors, rankCompetitors, shareOfVoice, tallyCompetitors } from './competitors.js';
 import { buildProviderOutcome, computeOverall } from './findings.js';
 import { buildNextSteps } from './next-steps.js';
 import { brandMatcherFor, isDegraded, runAuditSampling, type AuditSampling } from './sampling.js';
@@ -78,7 +78,8 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
     if (outcome.answered) providerFindings.push(outcome.finding);
     else providerErrors.push(outcome.error);
   }
-  const competitors = rankCompetitors(tally);
+  const brandMentions = sampling.providers.reduce((sum, samples) => sum + samples.calls.filter((call) => call.ok && call.named).length, 0);
+  const competitors = rankCompetitors(tally, brandMentions);
   const overall = computeOverall(sampling);
   const personalizedNextSteps = buildNextSteps({ crawl, findings: providerFindings, competitors, brand, category, language: measurementLocale });
   options.onProgress?.({
@@ -113,6 +114,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
       scoreInterval: overall.scoreInterval,
       mentionRate: overall.mentionRate,
       mentionRateInterval: overall.mentionRateInterval,
+      shareOfVoice: overall.measured ? shareOfVoice(brandMentions, brandMentions, allCompetitorMentions(tally)) : null,
       confidence: overall.confidence,
       degraded: sampling.degraded,
       samplesPerQuestion: sampling.samplesPerQuestion,

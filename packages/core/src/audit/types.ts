@@ -144,6 +144,8 @@ export interface RankedCompetitor extends CompetitorCount {
   rank: number;
   /** True when it came from the request's `competitors` list. */
   watched: boolean;
+  /** Its mentions ÷ all brand mentions (brand + every competitor), across providers; null when no brand was named. Absent in audits stored before it existed. */
+  shareOfVoice?: number | null;
   byProvider: Partial<Record<ProviderId, { namedInstead: number; mentions: number }>>;
 }
 
@@ -167,6 +169,8 @@ export interface AuditSummary {
   /** Share of all successful samples naming the brand; null when not measured. */
   mentionRate: number | null;
   mentionRateInterval: Interval | null;
+  /** The brand's mentions ÷ all brand mentions (brand + every competitor) across providers; null when not measured or no brand was named. Absent in audits stored before it existed. */
+  shareOfVoice?: number | null;
   confidence: Confidence;
   degraded: boolean;
   /** Samples per question actually used (1 when degraded). */

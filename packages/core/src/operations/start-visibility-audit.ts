@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Mailer } from '../mail/index.js';
 import type { MeasurementDependencies } from '../measurements/index.js';
 import type { AuditRepository } from '../store/audit-repository.js';
+import { competitorsNamedInstead } from '../audit/competitors.js';
 import { buildAuditMail } from './audit-mail.js';
 import type { ValidAuditRequest } from './audit-request.js';
 
@@ -17,6 +18,8 @@ export interface StartAuditDependencies extends MeasurementDependencies {
   auditRepository: AuditRepository;
   mailer: Mailer | undefined;
   baseUrl: string;
+  /** The report's own page for an audit (a private signed link); the mail links there when given. */
+  reportUrl?: ((auditId: string) => string) | undefined;
   crawlHostMap: CrawlHostMap;
   logger: Logger;
   /** The crawler (tests may pass one with an injected resolver). */
@@ -169,13 +172,15 @@ async function sendResultMail(dependencies: StartAuditDependencies, to: string, 
     website: audit.audit.website,
     mode: audit.mode,
     score: audit.audit.measured ? audit.audit.score : null,
+    scoreInterval: audit.audit.measured ? audit.audit.scoreInterval : null,
     risk: audit.audit.risk,
     measured: audit.audit.measured,
     providersAnswered: audit.providerFindings.map((finding) => finding.provider),
     providersFailed: audit.providerErrors.map((failure) => failure.provider),
-    competitors: audit.competitors.map((competitor) => competitor.name),
+    competitors: competitorsNamedInstead(audit.competitors).map((competitor) => competitor.name),
     nextSteps: audit.personalizedNextSteps.map((step) => step.title),
     baseUrl: dependencies.baseUrl,
+    reportUrl: dependencies.reportUrl?.(audit.id),
   });
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -8,6 +8,7 @@ import { escapeHtml } from '@visibility/core';
 import {
   DEMO_BANNER_TEXT,
   formatPercent,
+  mentionChartTitle,
   formatScore,
   formatScoreWithInterval,
   modelLabel,
@@ -227,7 +228,10 @@ function chartFigure(idPrefix: string, svg: string, table: string): string {
 // ---------------------------------------------------------------------------------------------------
 // (b) Share of voice
 
-/** Horizontal bars: share of successful answers naming the brand vs the competitors most often named instead. */
+/**
+ * Horizontal bars: the mention rate of the brand and its top competitors (answers naming each ÷ successful
+ * answers). Its title says so: share of voice (mentions ÷ all brand mentions) is a different figure, in the tables.
+ */
 export function renderShareOfVoiceChart(view: ReportView): string {
   const share = view.shareOfVoice;
   if (share === null || share.totalAnswers <= 0) return '';
@@ -236,7 +240,7 @@ export function renderShareOfVoiceChart(view: ReportView): string {
   const top = view.isDemo ? DEMO_LINE_HEIGHT + 4 : 4;
   const bottom = top + share.entries.length * rowHeight;
   const height = bottom + AXIS_HEIGHT;
-  const title = `Share of voice: answers naming ${oneLine(view.brand) || 'the brand'} and the competitors named instead${view.isDemo ? ' (demo lineup)' : ''}`;
+  const title = `${mentionChartTitle(oneLine(view.brand), share.totalAnswers)}${view.isDemo ? ' (demo lineup)' : ''}`;
 
   const percentOf = (mentions: number): number => (mentions / share.totalAnswers) * 100;
   const body = share.entries.map((entry, index) => {
@@ -277,7 +281,7 @@ export function renderShareOfVoiceChart(view: ReportView): string {
     .join('');
   const table =
     `<table class="report-sr-only"><caption>${escapeHtml(title)}: data</caption>` +
-    '<thead><tr><th scope="col">Brand</th><th scope="col">Answers naming it</th><th scope="col">Share of answers</th><th scope="col">Named instead of the brand</th></tr></thead>' +
+    '<thead><tr><th scope="col">Brand</th><th scope="col">Answers naming it</th><th scope="col">Mention rate</th><th scope="col">Named instead of the brand</th></tr></thead>' +
     `<tbody>${tableRows}</tbody></table>`;
 
   return chartFigure(idPrefix, svg, table);

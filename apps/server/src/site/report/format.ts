@@ -145,3 +145,48 @@ export function mapProviderSummaryText(summary: ReportMapProviderSummary | undef
   if (summary.answered === 0) return `not measured (${summary.failed} failed)`;
   return `named in ${summary.questionsWon} of ${summary.answered} answered${summary.failed > 0 ? `, ${summary.failed} failed` : ''}`;
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Competitors: one definition of each figure for every view (report, share page, markdown; the CLI,
+// e-mail and MCP use the same rule through @visibility/core's competitorsNamedInstead).
+
+/** The definitions the competitor section states, word for word in every view. */
+export function competitorDefinitions(brand: string): string {
+  const name = brand === '' ? 'the brand' : brand;
+  return `“Named instead” counts the answers that name a competitor and not ${name}. Share of voice is a brand’s mentions ÷ all brand mentions in the answers (each brand counted at most once per answer).`;
+}
+
+/** What the mention chart plots, as its title says. */
+export function mentionChartTitle(brand: string, totalAnswers: number): string {
+  return `Mention rate: share of the ${totalAnswers} answers naming ${brand === '' ? 'the brand' : brand} and each top competitor`;
+}
+
+export interface CompetitorSections {
+  /** Competitors named in at least one answer that left the brand out, by rank. */
+  namedInstead: ReportView['competitors'];
+  /** Competitors only ever named together with the brand. */
+  alongside: ReportView['competitors'];
+  /** Watched competitors no answer named. */
+  watchedNeverNamed: string[];
+}
+
+export function competitorSections(view: ReportView): CompetitorSections {
+  return {
+    namedInstead: view.competitors.filter((competitor) => competitor.namedInstead > 0),
+    alongside: view.competitors.filter((competitor) => competitor.namedInstead === 0 && competitor.mentions > 0),
+    watchedNeverNamed: view.competitors.filter((competitor) => competitor.mentions === 0 && competitor.watched).map((competitor) => competitor.name),
+  };
+}
+
+/** "Nobody was named instead of Acme: …", when no answer that left the brand out named a competitor. */
+export function nobodyInsteadText(view: ReportView): string {
+  const name = view.brand === '' ? 'the brand' : view.brand;
+  return view.competitors.some((competitor) => competitor.mentions > 0)
+    ? `Nobody was named instead of ${name}: every answer that named a competitor also named ${name}.`
+    : 'No competitor was named in the answers.';
+}
+
+/** "17%" or "n/a". */
+export function formatShare(share: number | null): string {
+  return share === null ? 'n/a' : formatPercent(share);
+}

@@ -80,7 +80,8 @@ describe('renderReportMarkdown', () => {
   it('has the findings table, the failed provider as not measured, competitors, grid and next steps', () => {
     expect(markdown).toContain('| openai | gpt\\-4.1\\-mini\\-2025\\-04\\-14 | 62 (95% CI 48–74) | 78% (95% CI 45–94%) | 2 | 31% | 9 of 9 |'.replaceAll('\\-', '-'));
     expect(markdown).toContain('| anthropic | claude-sonnet-4-5 | not measured | The provider was overloaded and did not answer after retries. | 9 |');
-    expect(markdown).toContain('| 1 | Salesforce | 8 | 18 | found in the answers |');
+    expect(markdown).toContain('| 1 | Salesforce | 8 | 18 | 44% | found in the answers |');
+    expect(markdown).toContain('Watched, never named: Copper.');
     expect(markdown).toContain('**HubSpot won 2 of 3 questions**');
     expect(markdown).toContain('| **Per provider** | named in 2 of 3 answered | named in 1 of 3 answered | not measured (3 failed) |');
     expect(markdown).toContain('| Buyer question | openai (gpt-4.1-mini-2025-04-14) | gemini (gemini-2.5-flash) | anthropic (claude-sonnet-4-5) |');

@@ -10,6 +10,11 @@ import {
   DEMO_BANNER_TEXT,
   formatDateTime,
   formatPercent,
+  formatShare,
+  competitorDefinitions,
+  competitorSections,
+  mentionChartTitle,
+  nobodyInsteadText,
   formatPosition,
   formatRateWithInterval,
   formatScore,
@@ -25,7 +30,7 @@ import {
   riskLabel,
 } from './format.js';
 import { md, markdownLines, trustedMarkdown, type TrustedMarkdown } from '../markdown-text.js';
-import type { ReportView } from './report-model.js';
+import type { ReportCompetitor, ReportView } from './report-model.js';
 
 export { escapeMarkdown } from '../markdown-text.js';
 
@@ -116,28 +121,42 @@ function failed(view: ReportView): Lines {
 }
 
 function competitors(view: ReportView): Lines {
-  const out: Lines = [md`## Share of voice and competitors named instead`, ''];
+  const out: Lines = [md`## Competitors and share of voice`, '', md`${competitorDefinitions(view.brand)}`, ''];
+  const brand = view.brand === '' ? 'the brand' : view.brand;
+  if (view.summary.shareOfVoice !== null) out.push(md`**${brand}’s share of voice: ${formatShare(view.summary.shareOfVoice)}** of all brand mentions.`, '');
   const share = view.shareOfVoice;
   if (share !== null && share.totalAnswers > 0) {
     const parts = share.entries.map(
       (entry) => md`${entry.name}${entry.isBrand ? ' (audited brand)' : ''}: ${entry.mentions} of ${share.totalAnswers} (${formatPercent(entry.mentions / share.totalAnswers)})`,
     );
-    out.push(md`Answers naming each brand: ${parts.map((part, index) => (index === 0 ? part : md`; ${part}`))}.`, '');
+    out.push(md`${mentionChartTitle(view.brand, share.totalAnswers)}: ${parts.map((part, index) => (index === 0 ? part : md`; ${part}`))}.`, '');
   }
-  const listed = view.competitors.filter((competitor) => competitor.mentions > 0 || competitor.watched);
-  if (listed.length === 0) {
-    out.push(view.summary.measured ? md`No competitor was named in the answers.` : md`Not measured: no answers to count competitors in.`, '');
+  if (!view.summary.measured) {
+    out.push(md`Not measured: no answers to count competitors in.`, '');
     return out;
   }
-  const rows = listed.map((competitor) => [
-    md`${competitor.rank}`,
-    md`${competitor.name}`,
-    md`${competitor.namedInstead}`,
-    md`${competitor.mentions}`,
-    md`${competitor.watched ? 'watched' : 'found in the answers'}`,
-  ]);
-  const headers = ['Rank', 'Competitor', 'Answers naming it instead', 'Answers naming it', 'Source'];
-  return [...out, table(headers.map((header) => md`${header}`), rows), ''];
+  const sections = competitorSections(view);
+  const source = (competitor: ReportCompetitor): string => (competitor.watched ? 'watched' : 'found in the answers');
+  if (sections.namedInstead.length === 0) {
+    out.push(md`${nobodyInsteadText(view)}`, '');
+  } else {
+    const rows = sections.namedInstead.map((competitor) => [
+      md`${competitor.rank}`,
+      md`${competitor.name}`,
+      md`${competitor.namedInstead}`,
+      md`${competitor.mentions}`,
+      md`${formatShare(competitor.shareOfVoice)}`,
+      md`${source(competitor)}`,
+    ]);
+    const headers = [md`Rank`, md`Competitor`, md`Named instead (answers without ${brand})`, md`Answers naming it`, md`Share of voice`, md`Source`];
+    out.push(md`Competitors named instead of ${brand}, across providers:`, '', table(headers, rows), '');
+  }
+  if (sections.alongside.length > 0) {
+    const rows = sections.alongside.map((competitor) => [md`${competitor.name}`, md`${competitor.mentions}`, md`${formatShare(competitor.shareOfVoice)}`, md`${source(competitor)}`]);
+    out.push(md`Competitors only named alongside ${brand}:`, '', table([md`Competitor`, md`Answers naming it`, md`Share of voice`, md`Source`], rows), '');
+  }
+  if (sections.watchedNeverNamed.length > 0) out.push(md`Watched, never named: ${sections.watchedNeverNamed.join(', ')}.`, '');
+  return out;
 }
 
 function buyerQuestions(view: ReportView): Lines {

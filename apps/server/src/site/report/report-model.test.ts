@@ -64,7 +64,7 @@ describe('toReportView', () => {
     expect(view.summary).toMatchObject({ measured: true, score: 55, scoreInterval: null, confidence: null, degraded: false });
     expect(view.failedProviders).toEqual([]);
     expect(view.findings[0]).toMatchObject({ provider: 'openai', model: '', score: 61, scoreInterval: null, mentionRate: null, brandMentions: null });
-    expect(view.competitors).toEqual([{ name: 'Asana', namedInstead: 0, mentions: 7, rank: 1, watched: false }]);
+    expect(view.competitors).toEqual([{ name: 'Asana', namedInstead: 0, mentions: 7, rank: 1, watched: false, shareOfVoice: null }]);
     expect(view.shareOfVoice).toBeNull();
     expect(view.mapState).toEqual({ kind: 'no_fanout', reason: null });
   });

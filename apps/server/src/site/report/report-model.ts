@@ -22,6 +22,11 @@ export interface ReportSummary {
   /** 0..1 */
   mentionRate: number | null;
   mentionRateInterval: ReportInterval | null;
+  /**
+   * The brand's share of voice: its mentions ÷ all brand mentions (its own plus every competitor's), each
+   * brand at most once per answer. Stored by newer audits; for older ones computed from the listed competitors.
+   */
+  shareOfVoice: number | null;
   samplesPerQuestion: number | null;
   questions: number | null;
   successfulSamples: number | null;
@@ -68,6 +73,8 @@ export interface ReportProviderError {
 export interface ReportCompetitor extends ReportCompetitorCount {
   rank: number;
   watched: boolean;
+  /** Its mentions ÷ all brand mentions (see {@link ReportSummary.shareOfVoice}); null when unknown. */
+  shareOfVoice: number | null;
 }
 
 export interface ReportNextStep {
@@ -84,7 +91,7 @@ export interface ReportBenchmark {
   medianScore: number;
 }
 
-/** One entry of the share-of-voice chart: how many successful answers named it. */
+/** One entry of the mention-rate chart: how many successful answers named it (its mention rate's numerator). */
 export interface ShareOfVoiceEntry {
   name: string;
   isBrand: boolean;
@@ -304,6 +311,7 @@ function readCompetitors(response: Json, findings: ReportFinding[]): ReportCompe
         mentions: count(item['mentions']),
         rank: num(item['rank']) ?? index + 1,
         watched: bool(item['watched']) ?? false,
+        shareOfVoice: share(item['shareOfVoice']),
       }))
       .filter((item) => item.name !== '')
       .sort((a, b) => a.rank - b.rank);
@@ -321,7 +329,32 @@ function readCompetitors(response: Json, findings: ReportFinding[]): ReportCompe
   }
   return [...totals.values()]
     .sort((a, b) => b.namedInstead - a.namedInstead || b.mentions - a.mentions)
-    .map((competitor, index) => ({ ...competitor, rank: index + 1, watched: false }));
+    .map((competitor, index) => ({ ...competitor, rank: index + 1, watched: false, shareOfVoice: null }));
+}
+
+function share(value: unknown): number | null {
+  const value01 = num(value);
+  return value01 === null || value01 < 0 || value01 > 1 ? null : value01;
+}
+
+/**
+ * Older responses stored no share of voice: compute it from what they list (the brand's answers and the
+ * listed competitors' mentions), by the same definition. Stored values are kept as they are.
+ */
+function withShareOfVoice(
+  summary: ReportSummary,
+  storedBrandShare: number | null,
+  findings: ReportFinding[],
+  competitors: ReportCompetitor[],
+): { summary: ReportSummary; competitors: ReportCompetitor[] } {
+  const known = findings.every((finding) => finding.brandMentions !== null);
+  const brandMentions = findings.reduce((sum, finding) => sum + (finding.brandMentions ?? 0), 0);
+  const all = brandMentions + competitors.reduce((sum, competitor) => sum + competitor.mentions, 0);
+  const computed = (mentions: number): number | null => (!known || all === 0 ? null : Math.round((mentions / all) * 1000) / 1000);
+  return {
+    summary: { ...summary, shareOfVoice: summary.measured ? (storedBrandShare ?? computed(brandMentions)) : null },
+    competitors: competitors.map((competitor) => ({ ...competitor, shareOfVoice: competitor.shareOfVoice ?? computed(competitor.mentions) })),
+  };
 }
 
 function readShareOfVoice(brand: string, findings: ReportFinding[], competitors: ReportCompetitor[]): ShareOfVoice | null {
@@ -453,6 +486,7 @@ export function toReportView(input: ReportViewInput): ReportView {
     degraded: bool(audit['degraded']) ?? bool(response['degraded']) ?? false,
     mentionRate: measured ? num(audit['mentionRate']) : null,
     mentionRateInterval: measured ? interval(audit['mentionRateInterval']) : null,
+    shareOfVoice: null,
     samplesPerQuestion: num(audit['samplesPerQuestion']),
     questions: num(audit['questions']),
     successfulSamples: num(audit['successfulSamples']),
@@ -461,7 +495,8 @@ export function toReportView(input: ReportViewInput): ReportView {
   };
 
   const brand = str(audit['brand']) || str(response['brand']);
-  const competitors = readCompetitors(response, findings);
+  const shared = withShareOfVoice(summary, measured ? share(audit['shareOfVoice']) : null, findings, readCompetitors(response, findings));
+  const competitors = shared.competitors;
   const fanout = record(response['productFanout']);
   const buyerQuestions = strings(fanout['questions']).filter((question) => question.trim() !== '');
   const fanoutMissingReason = optionalStr(response['fanoutMissingReason']);
@@ -483,7 +518,7 @@ export function toReportView(input: ReportViewInput): ReportView {
     category: str(audit['category']) || str(response['category']),
     categoryLocalized: optionalStr(response['categoryLocalized']),
     measurementLocale: optionalStr(response['measurementLocale']),
-    summary,
+    summary: shared.summary,
     findings,
     failedProviders,
     competitors,

@@ -89,7 +89,10 @@ describe('renderReportHtml', () => {
 
   it('lists competitors named instead, next steps and the category benchmark', () => {
     expect(full).toContain('<th scope="row">Salesforce</th>');
-    expect(full).toMatch(/<th scope="row">Copper<\/th>\s*<td class="report-number">0<\/td>\s*<td class="report-number">0<\/td>\s*<td>watched<\/td>/u);
+    expect(full).toMatch(/<th scope="row">Salesforce<\/th>\s*<td class="report-number" data-label="Named instead">8<\/td>\s*<td class="report-number" data-label="Answers naming it">18<\/td>\s*<td class="report-number" data-label="Share of voice">44%<\/td>/u);
+    // A watched competitor no answer named is not a row of zeros under "named instead".
+    expect(full).not.toMatch(/<th scope="row">Copper<\/th>/u);
+    expect(full).toContain('Watched, never named: Copper.');
     expect(full).toContain('<h3>Publish comparison pages (HubSpot vs Salesforce)</h3>');
     expect(full).toContain('High priority');
     expect(full).toContain('<strong>How:</strong> Write an honest &quot;HubSpot vs Salesforce&quot; page');

@@ -6,6 +6,10 @@
 import { escapeHtml } from '@visibility/core';
 import { renderScoreChart, renderShareOfVoiceChart, reportIdPrefix } from './charts.js';
 import {
+  competitorDefinitions,
+  competitorSections,
+  formatShare,
+  nobodyInsteadText,
   confidenceLabel,
   DEGRADED_HREF,
   degradedText,
@@ -28,7 +32,7 @@ import {
   riskClass,
   riskLabel,
 } from './format.js';
-import type { ReportMap, ReportMapCell, ReportView } from './report-model.js';
+import type { ReportCompetitor, ReportMap, ReportMapCell, ReportView } from './report-model.js';
 
 export interface ReportHtmlOptions {
   /** When given and no map exists yet, a plain POST form starts the buyer-question map. */
@@ -188,21 +192,31 @@ ${rows}
 function competitorsPart(view: ReportView, prefix: string): string {
   const id = `${prefix}-competitors`;
   const chart = renderShareOfVoiceChart(view);
-  const listed = view.competitors.filter((competitor) => competitor.mentions > 0 || competitor.watched);
-  const blocks: string[] = [];
+  const sections = competitorSections(view);
+  const brand = view.brand === '' ? 'the brand' : view.brand;
+  const blocks: string[] = [`<p class="report-definitions">${e(competitorDefinitions(view.brand))}</p>`];
+  if (view.summary.shareOfVoice !== null) {
+    blocks.push(`<p><strong>${e(brand)}’s share of voice: ${e(formatShare(view.summary.shareOfVoice))}</strong> of all brand mentions.</p>`);
+  }
   if (chart !== '') blocks.push(chart);
-  if (listed.length === 0) {
-    blocks.push(view.summary.measured ? '<p>No competitor was named in the answers.</p>' : '<p>Not measured: no answers to count competitors in.</p>');
+  if (!view.summary.measured) {
+    blocks.push('<p>Not measured: no answers to count competitors in.</p>');
+    return part(id, 'Competitors and share of voice', blocks.join('\n'));
+  }
+  const source = (competitor: ReportCompetitor): string => (competitor.watched ? 'watched' : 'found in the answers');
+  if (sections.namedInstead.length === 0) {
+    blocks.push(`<p>${e(nobodyInsteadText(view))}</p>`);
   } else {
     const captionId = `${id}-caption`;
-    const rows = listed
+    const rows = sections.namedInstead
       .map(
         (competitor) => `<tr>
-<td class="report-number">${e(String(competitor.rank))}</td>
+<td class="report-number" data-label="Rank">${e(String(competitor.rank))}</td>
 <th scope="row">${e(competitor.name)}</th>
-<td class="report-number">${competitor.namedInstead}</td>
-<td class="report-number">${competitor.mentions}</td>
-<td>${competitor.watched ? 'watched' : 'found in the answers'}</td>
+<td class="report-number" data-label="Named instead">${competitor.namedInstead}</td>
+<td class="report-number" data-label="Answers naming it">${competitor.mentions}</td>
+<td class="report-number" data-label="Share of voice">${e(formatShare(competitor.shareOfVoice))}</td>
+<td data-label="Source">${source(competitor)}</td>
 </tr>`,
       )
       .join('\n');
@@ -210,8 +224,8 @@ function competitorsPart(view: ReportView, prefix: string): string {
       tableWrap(
         captionId,
         `<table class="report-table report-competitors">
-<caption id="${captionId}">Competitors named instead of ${e(view.brand === '' ? 'the brand' : view.brand)}, across providers</caption>
-<thead><tr><th scope="col">Rank</th><th scope="col">Competitor</th><th scope="col">Answers naming it instead</th><th scope="col">Answers naming it</th><th scope="col">Source</th></tr></thead>
+<caption id="${captionId}">Competitors named instead of ${e(brand)}, across providers</caption>
+<thead><tr><th scope="col">Rank</th><th scope="col">Competitor</th><th scope="col">Named instead (answers without ${e(brand)})</th><th scope="col">Answers naming it</th><th scope="col">Share of voice</th><th scope="col">Source</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
@@ -219,7 +233,35 @@ ${rows}
       ),
     );
   }
-  return part(id, 'Share of voice and competitors named instead', blocks.join('\n'));
+  if (sections.alongside.length > 0) {
+    const captionId = `${id}-alongside-caption`;
+    const rows = sections.alongside
+      .map(
+        (competitor) => `<tr>
+<th scope="row">${e(competitor.name)}</th>
+<td class="report-number" data-label="Answers naming it">${competitor.mentions}</td>
+<td class="report-number" data-label="Share of voice">${e(formatShare(competitor.shareOfVoice))}</td>
+<td data-label="Source">${source(competitor)}</td>
+</tr>`,
+      )
+      .join('\n');
+    blocks.push(
+      tableWrap(
+        captionId,
+        `<table class="report-table report-competitors-alongside">
+<caption id="${captionId}">Competitors only named alongside ${e(brand)}</caption>
+<thead><tr><th scope="col">Competitor</th><th scope="col">Answers naming it</th><th scope="col">Share of voice</th><th scope="col">Source</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`,
+      ),
+    );
+  }
+  if (sections.watchedNeverNamed.length > 0) {
+    blocks.push(`<p>Watched, never named: ${e(sections.watchedNeverNamed.join(', '))}.</p>`);
+  }
+  return part(id, 'Competitors and share of voice', blocks.join('\n'));
 }
 
 // ---------------------------------------------------------------------------------------------------
