@@ -207,7 +207,7 @@ export type { ValidAuditRequest } from './operations/audit-request.js';
 export { buildAuditMail } from './operations/audit-mail.js';
 export type { AuditMailFacts } from './operations/audit-mail.js';
 export { RequestValidationError } from './operations/request-error.js';
-export { SiteUnreachableError, startVisibilityAudit, StoreUnavailableError, UNREACHABLE_CRAWL_FAILURES } from './operations/start-visibility-audit.js';
+export { auditMailFacts, SiteUnreachableError, startVisibilityAudit, StoreUnavailableError, UNREACHABLE_CRAWL_FAILURES } from './operations/start-visibility-audit.js';
 export type { StartAuditDependencies, StartAuditOptions, StartAuditProgress, StoredAudit } from './operations/start-visibility-audit.js';
 export { SignInRepository } from './store/index.js';
 export type { SignInLinkRecord } from './store/index.js';

@@ -7,7 +7,7 @@ import type { Mailer } from '../mail/index.js';
 import type { MeasurementDependencies } from '../measurements/index.js';
 import type { AuditRepository } from '../store/audit-repository.js';
 import { competitorsNamedInstead } from '../audit/competitors.js';
-import { buildAuditMail } from './audit-mail.js';
+import { buildAuditMail, type AuditMailFacts } from './audit-mail.js';
 import type { ValidAuditRequest } from './audit-request.js';
 
 /** What starting an audit needs beyond the providers: where it is stored and how its mail goes. */
@@ -164,8 +164,9 @@ async function saveWithOneRetry(
 }
 
 /** Mail never fails the audit: a slow or broken mail server is logged and the response goes out. */
-async function sendResultMail(dependencies: StartAuditDependencies, to: string, audit: StoredAudit): Promise<void> {
-  const mail = buildAuditMail(to, {
+/** What the result mail says about a stored audit: the same figures as every other view. */
+export function auditMailFacts(audit: StoredAudit, baseUrl: string, reportUrl: string | undefined): AuditMailFacts {
+  return {
     auditId: audit.id,
     brand: audit.audit.brand,
     category: audit.audit.category,
@@ -179,9 +180,13 @@ async function sendResultMail(dependencies: StartAuditDependencies, to: string, 
     providersFailed: audit.providerErrors.map((failure) => failure.provider),
     competitors: competitorsNamedInstead(audit.competitors).map((competitor) => competitor.name),
     nextSteps: audit.personalizedNextSteps.map((step) => step.title),
-    baseUrl: dependencies.baseUrl,
-    reportUrl: dependencies.reportUrl?.(audit.id),
-  });
+    baseUrl,
+    reportUrl,
+  };
+}
+
+async function sendResultMail(dependencies: StartAuditDependencies, to: string, audit: StoredAudit): Promise<void> {
+  const mail = buildAuditMail(to, auditMailFacts(audit, dependencies.baseUrl, dependencies.reportUrl?.(audit.id)));
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
