@@ -70,14 +70,18 @@ afterAll(async () => {
   await provider?.close();
 });
 
-async function expectInertHtml(response: Response, label: string): Promise<string> {
+// The finished audit page hops to its report's own address (post/redirect/get): that one refresh, with a
+// service-made path (a UUID and a 32-character key, nothing from the request), is expected.
+const REPORT_REFRESH = /^0; url=\/report\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\?key=[A-Za-z0-9_-]{32}$/u;
+
+async function expectInertHtml(response: Response, label: string, allowedRefresh?: RegExp): Promise<string> {
   expect(response.headers.get('content-type'), label).toMatch(/^text\/html; charset=utf-8/);
   expect(response.headers.get('x-content-type-options'), label).toBe('nosniff');
   const csp = response.headers.get('content-security-policy') ?? '';
   expect(csp, label).toContain("default-src 'none'");
   expect(csp, label).not.toMatch(/script-src|unsafe-eval/);
   const html = await response.text();
-  expect(findActiveContent(html, { allowedElements: SITE_ELEMENTS }), label).toEqual([]);
+  expect(findActiveContent(html, { allowedElements: SITE_ELEMENTS, ...(allowedRefresh === undefined ? {} : { allowedRefresh }) }), label).toEqual([]);
   expect(html, label).not.toMatch(/<script|<iframe|<foreignObject|<object|<embed|<img src=x/i);
   return html;
 }
@@ -144,7 +148,11 @@ describe('site pages stay inert with hostile brands, answers and crawled text', 
       body: new URLSearchParams({ brand: HOSTILE_BRANDS[1], website: 'hostile.test', category: HOSTILE_CATEGORIES[1], competitors: HOSTILE_COMPETITORS }).toString(),
     });
     expect(audit.status).toBeLessThan(500);
-    await expectInertHtml(audit, 'POST /audit');
+    const auditHtml = await expectInertHtml(audit, 'POST /audit', REPORT_REFRESH);
+    // The report itself, where that refresh leads, is inert too (and has no refresh of its own).
+    const reportPath = /<meta http-equiv="refresh" content="0; url=([^"]+)">/u.exec(auditHtml)?.[1];
+    expect(reportPath, 'the finished audit page leads to its report').toBeDefined();
+    await expectInertHtml(await fetch(`${running.url}${reportPath ?? ''}`, { headers: { accept: 'text/html' } }), 'GET /report (after POST /audit)');
 
     const invalid = await fetch(`${running.url}/audit`, {
       method: 'POST',

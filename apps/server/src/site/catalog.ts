@@ -66,14 +66,19 @@ function build(page: SourcePage, extraMarkdown: string, extraHtml: string, leadH
 export function buildSitePages(sources: SiteSources, openApiDocument: Record<string, unknown>): Map<string, SitePage> {
   const pages = new Map<string, SitePage>();
   const home = build(sources.home, HOME_MARKDOWN_RUN, '');
-  home.bodyHtml = `<div class="prose">\n${markdownToHtml(sources.home.body)}</div>
+  // The forms come right after the opening paragraph, so they are in view without scrolling (desktop and
+  // phone); the rest of the page (what makes the measurement different) follows them.
+  const split = sources.home.body.search(/\n## /u);
+  const intro = split === -1 ? sources.home.body : sources.home.body.slice(0, split);
+  const rest = split === -1 ? '' : sources.home.body.slice(split + 1);
+  home.bodyHtml = `<div class="prose home-intro">\n${markdownToHtml(intro)}</div>
 <div class="cards">
 <section class="card"><h2 id="check-heading">Quick check</h2><p class="meta">One model, one pass: does it know the brand, list it blind, recommend it? A few seconds.</p>
 ${checkFormHtml()}</section>
 <section class="card"><h2 id="audit-heading">Full audit</h2><p class="meta">Reads your site like AI crawlers, asks every provider the buyer questions several times, and reports a score with its interval.</p>
 ${auditFormHtml()}</section>
 </div>
-`;
+${rest === '' ? '' : `<div class="prose">\n${markdownToHtml(rest)}</div>\n`}`;
   pages.set('/', home);
   for (const page of sources.pages) {
     if (page.path === '/developers') {

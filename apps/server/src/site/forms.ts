@@ -29,7 +29,7 @@ ${field(values, 'category', 'Category', { maxLength: 120, placeholder: 'CRM soft
 </form>`;
 }
 
-/** The full audit's form: posts to /audit, which streams progress and then the report. */
+/** The full audit's form: posts to /audit, which streams its progress (collapsed) and then opens the report at its own address. */
 export function auditFormHtml(values: FormValues = {}): string {
   const language = values.promptLanguage ?? '';
   const option = (value: string, label: string) => `<option value="${value}"${language === value ? ' selected' : ''}>${label}</option>`;
@@ -44,6 +44,6 @@ ${field(values, 'location', 'Market', { maxLength: 80, placeholder: 'Madrid', he
 <select id="audit-promptLanguage" name="promptLanguage">${option('', 'From the site')}${option('en', 'English')}${option('es', 'Spanish')}</select>
 </div>
 ${field(values, 'email', 'Email', { maxLength: 120, type: 'email', autocomplete: 'email', help: 'Optional: we mail the result and you can claim the report by signing in with this address.' }, 'audit')}
-<div><button type="submit">Run the full audit</button> <span class="meta">Takes 15 to 60 seconds; progress shows as it goes.</span></div>
+<div><button type="submit">Run the full audit</button> <span class="meta">Takes 15 to 60 seconds; the report opens when it is ready.</span></div>
 </form>`;
 }

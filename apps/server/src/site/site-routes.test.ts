@@ -47,17 +47,29 @@ afterAll(async () => {
 });
 
 describe('POST /audit (the home page form)', () => {
-  it('streams the progress list before the report and ends with the report and its charts', () => {
+  it('streams the progress collapsed, then sends the browser to the report at its own GET address', async () => {
+    const details = audit.page.indexOf('<details class="progress-log">');
     const progress = audit.page.indexOf('<ol class="progress"');
     const firstStep = audit.page.indexOf('<li>', progress);
-    const report = audit.page.indexOf('class="report');
-    expect(progress).toBeGreaterThan(0);
+    expect(details).toBeGreaterThan(0);
+    // Collapsed: no "open" attribute on the log.
+    expect(audit.page).not.toMatch(/<details class="progress-log"[^>]*\bopen\b/u);
+    expect(progress).toBeGreaterThan(details);
     expect(firstStep).toBeGreaterThan(progress);
-    expect(report).toBeGreaterThan(firstStep);
     expect(audit.page).toContain('crawling https://pipedrive.test');
-    expect(audit.page.match(/<svg[^>]*role="img"/g)?.length).toBeGreaterThanOrEqual(2);
+    // Post/redirect/get: the POST answer holds no report, it hops to the report's own URL (a reload never re-posts).
+    expect(audit.page).not.toContain('class="report');
+    expect(audit.page).toContain(`<meta http-equiv="refresh" content="0; url=${audit.reportPath}">`);
     expect(audit.page.trim().endsWith('</html>')).toBe(true);
     expect(audit.page).toContain('class="demo-banner"');
+
+    // The report page: the report first, with its charts.
+    const report = await get(audit.reportPath);
+    expect(report.status).toBe(200);
+    const main = report.text.slice(report.text.indexOf('<main'));
+    expect(main.indexOf('class="report')).toBeGreaterThan(0);
+    expect(main.indexOf('class="report')).toBeLessThan(main.indexOf('id="report-private-link"'));
+    expect(report.text.match(/<svg[^>]*role="img"/g)?.length).toBeGreaterThanOrEqual(2);
   });
 
   it('answers bad input with the form again, the values kept and the error shown, and spends nothing', async () => {

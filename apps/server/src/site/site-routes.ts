@@ -146,9 +146,9 @@ export function siteRoutes(context: RouteContext, site: StaticSite, mapDependenc
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('X-Accel-Buffering', 'no');
     response.setHeader('X-Robots-Tag', 'noindex, nofollow');
-    response.write(`${head}<p class="lede">Reading ${escapeHtml(auditRequest.website)} and asking every provider the buyer questions. This takes 15 to 60 seconds; each step appears below as it finishes.</p>
-<h2 id="progress-heading">Progress</h2>
-<ol class="progress" aria-labelledby="progress-heading" aria-live="polite" data-state="running">
+    response.write(`${head}<p class="lede" id="audit-running">Reading ${escapeHtml(auditRequest.website)} and asking every provider the buyer questions. This takes 15 to 60 seconds; the report opens by itself when it is ready.</p>
+<details class="progress-log"><summary>Progress (each step appears here as it finishes)</summary>
+<ol class="progress" aria-label="Progress" data-state="running">
 `);
     const onProgress = (event: AuditProgress | { stage: string; completed: number; total: number; label: string }) => {
       if (response.writableEnded) return;
@@ -169,18 +169,19 @@ export function siteRoutes(context: RouteContext, site: StaticSite, mapDependenc
         {
         onProgress,
       });
-      const key = reportKey(runtime.sessionSecret, audit.id);
-      const reportPath = `/report/${audit.id}?key=${key}`;
-      const view = toReportView({ auditId: audit.id, createdAt: audit.createdAt, response: audit as unknown as Record<string, unknown> });
-      response.end(`</ol>
-<p class="notice" role="status" id="audit-done">Done. Keep this private link to come back to the report: <a href="${escapeHtml(reportPath)}">${escapeHtml(`${config.baseUrl}${reportPath}`)}</a>${
+      // Post/redirect/get: the result lives at the report's own GET address, so a reload never re-posts the
+      // audit. The streamed page cannot answer 303 any more, so it sends the browser there with a refresh.
+      const reportPath = `/report/${audit.id}?key=${reportKey(runtime.sessionSecret, audit.id)}`;
+      response.end(`</ol></details>
+<meta http-equiv="refresh" content="0; url=${escapeHtml(reportPath)}">
+<p class="notice" role="status" id="audit-done">Done. <a href="${escapeHtml(reportPath)}">Open the report</a>; keep its private link to come back to it${
         auditRequest.email ? '. The result was also mailed to the address you gave; sign in with it to manage badges and share links.' : '.'
       }</p>
-${renderReportHtml(view, { mapAction: { formAction: `/report/${audit.id}/map?key=${key}` } })}${tail}`);
+${tail}`);
     } catch (error) {
       const failure = errorText(error);
       if (failure === undefined) request.log.error('site audit failed', { error });
-      response.end(`</ol>
+      response.end(`</ol></details>
 <p class="notice error" role="alert" id="audit-failed">The audit could not be completed. ${escapeHtml(failure?.text ?? 'Something went wrong on our side; try again in a minute.')}</p>
 <p><a href="/">Back to the forms</a></p>
 ${tail}`);
@@ -238,7 +239,11 @@ ${tail}`);
       noindex: true,
       body: `${running ? '<p class="notice" role="status">The buyer questions are being asked; this page refreshes every 5 seconds.</p>\n' : ''}${renderReportHtml(view, {
         mapAction: { formAction: `/report/${audit.id}/map${keyQuery}` },
-      })}`,
+      })}${
+        keyQuery === ''
+          ? ''
+          : '\n<p class="meta" id="report-private-link">This page’s address is a private link to this report: bookmark it to come back. The owner (the email given with the audit) can sign in to mint share links and badges.</p>'
+      }`,
     });
   });
 

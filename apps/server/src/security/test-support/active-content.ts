@@ -12,6 +12,8 @@ export interface ActiveContentOptions {
   xml?: boolean;
   /** The only element names this output may contain (lower case). */
   allowedElements: readonly string[];
+  /** The one meta refresh `content` this output may carry (anything else is a problem). */
+  allowedRefresh?: RegExp;
 }
 
 /**
@@ -34,7 +36,11 @@ export function findActiveContent(markup: string, options: ActiveContentOptions)
           if (attribute === 'style' && /expression\s*\(|url\s*\(|javascript:|behavior\s*:|-moz-binding/i.test(value)) {
             problems.push(`<${element}> has active CSS in style="${value}"`);
           }
-          if (attribute === 'http-equiv' && /refresh|set-cookie/i.test(value)) problems.push(`<meta http-equiv="${value}">`);
+          if (attribute === 'http-equiv' && /set-cookie/i.test(value)) problems.push(`<meta http-equiv="${value}">`);
+          // A refresh is active unless the caller expects exactly this one (the audit page's hop to its report).
+          if (attribute === 'http-equiv' && /refresh/i.test(value) && !(options.allowedRefresh?.test(attributes['content'] ?? '') ?? false)) {
+            problems.push(`<meta http-equiv="${value}" content="${attributes['content'] ?? ''}">`);
+          }
           if (URL_ATTRIBUTES.has(attribute) && attribute !== 'content') {
             const compact = value.replace(/[\u0000-\u0020]/g, '');
             // The site's empty favicon (<link rel="icon" href="data:,">) is the one data: URL that loads nothing.

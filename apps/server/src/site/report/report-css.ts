@@ -47,7 +47,8 @@ table.report-sr-only { right: 100%; }
 
 .report-chart { margin: 0 0 1.5rem; }
 .report-chart-scroll { overflow-x: auto; max-width: 48rem; }
-.report-chart-svg { display: block; width: 100%; height: auto; min-width: 34rem; color: var(--fg); }
+/* The SVG scales to its box (viewBox): on a phone the whole axis and every value stay in view. */
+.report-chart-svg { display: block; width: 100%; height: auto; max-width: 100%; color: var(--fg); }
 .report-chart-sublabel, .report-chart-tick, .report-chart-reason { fill: var(--muted); }
 .report-chart-grid { stroke: var(--line); stroke-opacity: 1; }
 .report-bar { fill: var(--accent); fill-opacity: .85; }
@@ -58,7 +59,15 @@ table.report-sr-only { right: 100%; }
 .report-hatch-line { stroke: var(--muted); stroke-opacity: .8; }
 .report-whisker { stroke: var(--fg); }
 
-.report-table-wrap { overflow-x: auto; max-width: 100%; margin: 0 0 1rem; }
+/* A table wider than its box scrolls sideways, with a shadow at the edge that hides more columns (the cue). */
+.report-table-wrap {
+  overflow-x: auto; max-width: 100%; margin: 0 0 1rem;
+  background:
+    linear-gradient(to right, var(--bg) 30%, transparent) left / 2rem 100% no-repeat local,
+    linear-gradient(to left, var(--bg) 30%, transparent) right / 2rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0, 0, 0, .25), transparent) left / .75rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0, 0, 0, .25), transparent) right / .75rem 100% no-repeat scroll;
+}
 .report-table { border-collapse: collapse; width: 100%; min-width: 36rem; }
 .report-table caption { caption-side: top; text-align: left; color: var(--muted); padding: 0 0 .5rem; }
 .report-table th, .report-table td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -102,6 +111,17 @@ table.report-sr-only { right: 100%; }
   .report-score-number { font-size: 2rem; }
   .report-facts { grid-template-columns: 1fr; }
   .report-facts dd { margin-bottom: .5rem; }
+  /* Phones: every report table becomes stacked rows, each cell labelled with its column (data-label). */
+  .report-table { min-width: 0; }
+  .report-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  .report-table, .report-table tbody, .report-table tfoot, .report-table tr, .report-table th, .report-table td { display: block; width: auto; }
+  .report-table tr { border-bottom: 2px solid var(--line); padding: .5rem 0; }
+  .report-table th, .report-table td { border-bottom: 0; padding: .15rem 0; min-width: 0; }
+  .report-table td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
+  .report-table .report-number { white-space: normal; }
+  .report-findings td:last-child, .report-failed td:nth-child(4), .report-grid th[scope="row"], .report-grid td { min-width: 0; }
+  .report-cell { padding-left: .5rem; }
+  .report-table code { white-space: normal; overflow-wrap: anywhere; }
 }
 
 @media (forced-colors: active) {

@@ -81,9 +81,9 @@ describe('renderReportHtml', () => {
     expect(grid).toContain('not named (named instead: Salesforce, Zoho CRM)');
     expect(grid).toContain('failed: The provider was overloaded.');
     expect(grid).toContain('named in 2 of 3 answered');
-    expect(grid).toContain('<td>not measured (3 failed)</td>');
+    expect(grid).toContain('<td data-label="anthropic">not measured (3 failed)</td>');
     expect(full).toContain('won 2 of 3 questions');
-    expect(grid.match(/<td class="report-cell report-cell-failed">/gu)).toHaveLength(3);
+    expect(grid.match(/<td class="report-cell report-cell-failed" data-label="anthropic">/gu)).toHaveLength(3);
     expect(grid).toContain('<details class="report-answer"><summary>Answer</summary>');
   });
 
@@ -164,7 +164,7 @@ describe('renderReportHtml', () => {
     expect(html).toContain('<span class="report-score-number">55</span>');
     expect(html).not.toContain('report-score-interval');
     expect(html).not.toMatch(/\(95% CI \d/u);
-    expect(html).toMatch(/<th scope="row">openai<\/th>\s*<td><code>model unknown<\/code><\/td>\s*<td class="report-number">61<\/td>/u);
+    expect(html).toMatch(/<th scope="row">openai<\/th>\s*<td data-label="Model"><code>model unknown<\/code><\/td>\s*<td class="report-number" data-label="Score \(95% CI\)">61<\/td>/u);
     expect(html).toContain('model unknown');
     expect(html).not.toContain('Providers not measured');
     expect(html).toContain('No buyer questions were generated for this audit.');
@@ -254,6 +254,10 @@ describe('REPORT_CSS', () => {
     expect(REPORT_CSS).toMatch(/\.report-table-wrap \{[^}]*overflow-x: auto/u);
     expect(REPORT_CSS).toMatch(/\.report-chart-svg \{[^}]*width: 100%;[^}]*height: auto/u);
     expect(REPORT_CSS).toMatch(/\.report-chart-scroll \{[^}]*overflow-x: auto/u);
+    // The chart scales to its box (no minimum width that would cut the axis on a phone).
+    expect(REPORT_CSS).not.toMatch(/\.report-chart-svg \{[^}]*min-width/u);
+    // On a phone the tables stack, each cell labelled by its column.
+    expect(REPORT_CSS).toMatch(/@media \(max-width: 40rem\) \{[^@]*\.report-table td\[data-label\]::before \{ content: attr\(data-label\)/u);
     expect(REPORT_CSS).not.toMatch(/@import|url\(/u);
   });
 });

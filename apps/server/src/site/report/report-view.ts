@@ -140,13 +140,13 @@ function findingsPart(view: ReportView, prefix: string): string {
           : `${finding.successfulSamples}${finding.samples === null ? '' : ` of ${finding.samples}`}${finding.failedSamples ? ` (${finding.failedSamples} failed)` : ''}`;
       return `<tr>
 <th scope="row">${e(finding.provider)}</th>
-<td><code>${e(modelLabel(finding.model, finding.demo || view.isDemo))}</code></td>
-<td class="report-number">${e(formatScoreWithInterval(finding.score, finding.scoreInterval))}</td>
-<td class="report-number">${e(formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval))}</td>
-<td class="report-number">${e(formatPosition(finding.averagePosition))}</td>
-<td class="report-number">${finding.shareOfVoice === null ? 'n/a' : e(formatPercent(finding.shareOfVoice))}</td>
-<td class="report-number">${e(answers)}</td>
-<td>${e(finding.summary)}</td>
+<td data-label="Model"><code>${e(modelLabel(finding.model, finding.demo || view.isDemo))}</code></td>
+<td class="report-number" data-label="Score (95% CI)">${e(formatScoreWithInterval(finding.score, finding.scoreInterval))}</td>
+<td class="report-number" data-label="Mention rate (95% CI)">${e(formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval))}</td>
+<td class="report-number" data-label="Average position">${e(formatPosition(finding.averagePosition))}</td>
+<td class="report-number" data-label="Share of voice">${finding.shareOfVoice === null ? 'n/a' : e(formatPercent(finding.shareOfVoice))}</td>
+<td class="report-number" data-label="Answers">${e(answers)}</td>
+<td data-label="Summary">${e(finding.summary)}</td>
 </tr>`;
     })
     .join('\n');
@@ -272,11 +272,13 @@ function cellClass(cell: ReportMapCell | null): string {
   return cell.named ? 'report-cell report-cell-named' : 'report-cell report-cell-not-named';
 }
 
-function cellHtml(cell: ReportMapCell | null, requestedModel: string): string {
+function cellHtml(cell: ReportMapCell | null, requestedModel: string, provider: string): string {
   const text = `<span class="report-cell-text">${e(mapCellText(cell))}</span>`;
-  if (cell === null || cell.answer === null) return `<td class="${cellClass(cell)}">${text}</td>`;
+  // On a phone the grid stacks: each cell then says which provider it is (data-label, shown by the CSS).
+  const label = ` data-label="${e(provider)}"`;
+  if (cell === null || cell.answer === null) return `<td class="${cellClass(cell)}"${label}>${text}</td>`;
   const model = cell.model !== null && cell.model !== requestedModel ? `<p class="report-muted">Answered by <code>${e(cell.model)}</code></p>` : '';
-  return `<td class="${cellClass(cell)}">${text}
+  return `<td class="${cellClass(cell)}"${label}>${text}
 <details class="report-answer"><summary>Answer</summary>${model}<p class="report-answer-text">${e(cell.answer)}</p></details></td>`;
 }
 
@@ -290,7 +292,7 @@ function gridHtml(view: ReportView, map: ReportMap, prefix: string): string {
     .join('');
   const rows = map.rows
     .map((row) => {
-      const cells = row.cells.map((cell, column) => cellHtml(cell, map.providers[column]?.model ?? '')).join('\n');
+      const cells = row.cells.map((cell, column) => cellHtml(cell, map.providers[column]?.model ?? '', map.providers[column]?.provider ?? '')).join('\n');
       return `<tr class="${row.won ? 'report-row-won' : 'report-row-lost'}">
 <th scope="row">${e(row.question)}</th>
 ${cells}
@@ -299,7 +301,7 @@ ${cells}
     .join('\n');
   const footCells = map.providers
     .map(({ provider }) => {
-      return `<td>${e(mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider)))}</td>`;
+      return `<td data-label="${e(provider)}">${e(mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider)))}</td>`;
     })
     .join('');
   const table = `<table class="report-table report-grid">
