@@ -81,6 +81,15 @@ dl dd { margin: 0; }
 .site-footer { border-top: 1px solid var(--line); color: var(--muted); font-size: .95rem; }
 .site-footer .inner { padding-top: 1.25rem; padding-bottom: 2rem; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
 .site-footer a { color: var(--accent); }
-@media (max-width: 40rem) { body { font-size: 16px; } .result dl, dl.facts { grid-template-columns: 1fr; } }
+@media (max-width: 40rem) {
+  body { font-size: 16px; } .result dl, dl.facts { grid-template-columns: 1fr; }
+  /* The home forms must show in a phone's first screen: a tighter intro and card header. */
+  .home-intro p { font-size: .95rem; margin: .25rem 0; }
+  .home-intro + .cards { margin-top: .75rem; }
+  .cards .card { padding: .75rem 1rem; }
+  .cards .card > .meta { font-size: .85rem; margin: 0 0 .5rem; }
+  .site-header .inner { padding-top: .4rem; padding-bottom: .4rem; }
+  .demo-banner p { font-size: .85rem; padding: .35rem 1rem; }
+}
 @media print { .site-header, .site-footer, .demo-banner, form { display: none; } }
 `;

@@ -113,6 +113,7 @@ table.report-sr-only { right: 100%; }
   .report-facts dd { margin-bottom: .5rem; }
   /* Phones: every report table becomes stacked rows, each cell labelled with its column (data-label). */
   .report-table { min-width: 0; }
+  .report-table caption { display: block; }
   .report-table thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   .report-table, .report-table tbody, .report-table tfoot, .report-table tr, .report-table th, .report-table td { display: block; width: auto; }
   .report-table tr { border-bottom: 2px solid var(--line); padding: .5rem 0; }
