@@ -38,6 +38,7 @@ export const DEFAULT_MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-opus-4-5': { input: 5, output: 25 },
   'claude-opus-4-1': { input: 15, output: 75 },
   'claude-opus-4': { input: 15, output: 75 },
+  'claude-sonnet-4-6': { input: 3, output: 15 },
   'claude-sonnet-4-5': { input: 3, output: 15 },
   'claude-sonnet-4': { input: 3, output: 15 },
   'claude-haiku-4-5': { input: 1, output: 5 },

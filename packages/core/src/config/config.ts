@@ -6,7 +6,7 @@ import { PROVIDER_IDS, type ProviderId } from '../providers/types.js';
 /** Default model per provider when `*_MODEL` is unset. */
 export const DEFAULT_MODELS: Record<ProviderId, string> = {
   openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-4-6',
   gemini: 'gemini-2.5-flash',
 };
 

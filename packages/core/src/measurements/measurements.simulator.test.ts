@@ -236,7 +236,7 @@ describe('the monthly budget', () => {
 
   /** A priced (non-demo) lineup, each provider behind the budget as the service composes it. */
   function pricedLineup(budget: Budget): Map<ProviderId, Provider> {
-    const lineup = simulatorLineup({ models: { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-5', gemini: 'gemini-2.5-flash' } });
+    const lineup = simulatorLineup({ models: { openai: 'gpt-4.1-mini', anthropic: 'claude-sonnet-4-6', gemini: 'gemini-2.5-flash' } });
     return new Map([...lineup].map(([id, provider]) => [id, withBudget(provider, budget)]));
   }
 

@@ -65,9 +65,9 @@ const vendors: Vendor[] = [
     id: 'anthropic',
     wire: 'anthropic',
     api: 'messages',
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     build: (simulator, options) =>
-      new AnthropicProvider({ apiKey: 'sk-ant-test', model: 'claude-sonnet-4-5', baseURL: simulator.baseUrls.anthropic, ...options }),
+      new AnthropicProvider({ apiKey: 'sk-ant-test', model: 'claude-sonnet-4-6', baseURL: simulator.baseUrls.anthropic, ...options }),
     reportedModel: (body) => body['model'],
     expectPlainRequest: (body) => {
       expect(body['messages']).toEqual([{ role: 'user', content: PROMPT }]);
@@ -263,7 +263,7 @@ describe('createProviderLineup against the simulator', () => {
     const lineup = createProviderLineup(
       {
         openai: { apiKey: 'sk-test', baseURL: simulator.baseUrls.openai, model: 'gpt-4.1-mini' },
-        anthropic: { apiKey: 'sk-ant-test', baseURL: simulator.baseUrls.anthropic, model: 'claude-sonnet-4-5' },
+        anthropic: { apiKey: 'sk-ant-test', baseURL: simulator.baseUrls.anthropic, model: 'claude-sonnet-4-6' },
         gemini: { apiKey: 'AIza-test', baseURL: simulator.baseUrls.gemini, model: 'gemini-2.5-flash' },
       },
       { timeoutMs: 5000, maxRetries: 2, maxConcurrentPerProvider: 2, retry: { sleep: noSleep } },
