@@ -51,6 +51,17 @@ export function createApp(dependencies: AppDependencies): Express {
 
   const notFound: RequestHandler = (request, response) => {
     const underApi = request.path === '/api' || request.path.startsWith('/api/');
+    // A path that exists for other methods (PUT on a POST route) is a 405 naming the ones it has, not a 404.
+    const allowed = underApi ? allowedMethods(app.router as unknown as RouterLike, request.path) : [];
+    if (allowed.length > 0) {
+      response.setHeader('Allow', allowed.join(', '));
+      sendApiError(
+        response,
+        new ApiError(405, 'method_not_allowed', `${request.path} does not answer ${request.method}.`, `Use ${allowed.join(' or ')}; see /openapi.json.`),
+        docsUrl,
+      );
+      return;
+    }
     if (!underApi && dependencies.siteLayout !== undefined && (request.method === 'GET' || request.method === 'HEAD')) {
       if (sendSiteNotFound(response, dependencies.siteLayout, request.path, request.headers.accept)) return;
     }
@@ -87,4 +98,31 @@ export function createApp(dependencies: AppDependencies): Express {
   };
   app.use(handleError);
   return app;
+}
+
+interface LayerLike {
+  route?: { methods: Record<string, boolean> };
+  handle?: { stack?: LayerLike[] };
+  match(path: string): unknown;
+}
+interface RouterLike {
+  stack: LayerLike[];
+}
+
+/** The methods the app's routes answer at this path (HEAD with GET, OPTIONS when CORS answers it), upper case, sorted. */
+export function allowedMethods(router: RouterLike, path: string): string[] {
+  const methods = new Set<string>();
+  const walk = (stack: readonly LayerLike[]): void => {
+    for (const layer of stack) {
+      if (!layer.match(path)) continue;
+      if (layer.route !== undefined) {
+        for (const [method, on] of Object.entries(layer.route.methods)) if (on && method !== '_all') methods.add(method.toUpperCase());
+      } else if (layer.handle?.stack !== undefined) {
+        walk(layer.handle.stack);
+      }
+    }
+  };
+  walk(router.stack);
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort();
 }

@@ -24,7 +24,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
  */
 export function auditRoutes(dependencies: AuditRouteDependencies): Router {
   const router = Router();
-  router.post('/api/audit', jsonBody('invalid_body'), async (request, response) => {
+  router.post('/api/audit', jsonBody('invalid_body', { form: true }), async (request, response) => {
     try {
       const auditRequest = parseAuditRequest(request.body, { hostMap: dependencies.crawlHostMap });
       const caller = callerKey(request);

@@ -99,6 +99,17 @@ describe('POST /api/tools/repeat and /api/check in the demo lineup', () => {
     for (const request of blindListPrompts) expect(request.prompt.toLowerCase()).not.toContain('hubspot');
   });
 
+  it('reads a form-encoded body like the JSON one (curl -d brand=…&category=…)', async () => {
+    const response = await fetch(`${running.url}/api/check`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ brand: 'HubSpot', category: 'CRM software' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    const body = CheckResponseSchema.parse(await response.json());
+    expect(body).toMatchObject({ brand: 'HubSpot', category: 'CRM software' });
+  });
+
   it('checks a brand without a category: no blind list', async () => {
     const before = running.service.simulator?.requests().length ?? 0;
     const result = await postJson(`${running.url}/api/check`, { brand: 'Zzyzx Quantum Widgets' });
@@ -115,6 +126,19 @@ describe('POST /api/tools/repeat and /api/check in the demo lineup', () => {
     const response = await fetch(`${running.url}/api/tools/nothing-here`, { method: 'POST' });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ ...API_ERROR, code: 'endpoint_not_found' });
+  });
+
+  it.each([
+    ['PUT', '/api/check', 'POST'],
+    ['GET', '/api/audit', 'POST'],
+    ['DELETE', '/api/tools/repeat', 'POST'],
+    ['DELETE', '/api/audit/00000000-0000-4000-8000-000000000000/fanout-map', 'GET, HEAD, POST'],
+    ['POST', '/api/audit/00000000-0000-4000-8000-000000000000', 'GET, HEAD'],
+  ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, path, allow) => {
+    const response = await fetch(`${running.url}${path}`, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe(allow);
+    expect(await response.json()).toEqual({ ...API_ERROR, code: 'method_not_allowed' });
   });
 
   it('allows cross-origin calls to the public API', async () => {

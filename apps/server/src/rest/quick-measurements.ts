@@ -53,7 +53,7 @@ export function quickMeasurementRoutes(dependencies: QuickMeasurementDependencie
     }
   });
 
-  router.post('/api/check', jsonBody('missing_brand'), async (request, response) => {
+  router.post('/api/check', jsonBody('missing_brand', { form: true }), async (request, response) => {
     const checkRequest = parseCheckRequest(request.body);
     const caller = callerKey(request);
     try {
