@@ -68,21 +68,28 @@ ${facts.demo ? '<p class="notice" role="note">This badge comes from the demo lin
 <h2>What was asked</h2>
 <p>The AI assistants were asked these buyer questions, which never name the brand${
     facts.samples === undefined ? '' : facts.samples === 1 ? ', once each' : `, ${facts.samples} times each`
-  }. The badge says the brand was measured, not that it won.</p>
+  }. ${facts.demo ? 'This was a demo run on simulated answers: the badge says so, and it is not a measurement.' : 'The badge says the brand was measured, not that it won.'}</p>
 ${questions}
 <p>How the questions are asked and read: <a href="/methodology">methodology</a>. <a href="/">Measure your own brand</a>.</p>
 `;
   return {
-    title: `${facts.brand}: AI visibility measured`,
-    description: `${facts.brand} was measured for AI visibility in ${facts.month}.`,
+    title: headline(facts.brand, facts.demo),
+    description: facts.demo
+      ? `${facts.brand}: an AI visibility demo run in ${facts.month} (simulated answers, not a measurement).`
+      : `${facts.brand} was measured for AI visibility in ${facts.month}.`,
     body,
   };
+}
+
+/** The page's title says what the badge says: a demo run is "demo, not measured", as on the badge itself. */
+function headline(brand: string, demo: boolean): string {
+  return demo ? `${brand}: AI visibility demo, not measured` : `${brand}: AI visibility measured`;
 }
 
 export function renderBadgeLandingMarkdown(subject: BadgeLandingSubject): string {
   const facts = factsOf(subject);
   return markdownLines([
-    md`# ${facts.brand}: AI visibility measured`,
+    md`# ${headline(facts.brand, facts.demo)}`,
     '',
     ...(facts.demo ? [md`> Demo lineup: the answers were simulated, not given by real models.`, '' as const] : []),
     md`- Brand: ${facts.brand}`,

@@ -303,7 +303,8 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
 
     // The badge landing: the brand, and the badge image of the same token, loaded.
     await visitor.page.goto(state.badgeUrl);
-    expect(await visitor.page.locator('h1').textContent()).toBe('Pipedrive: AI visibility measured');
+    // A demo run: the page's title says what the badge says, "demo, not measured".
+    expect(await visitor.page.locator('h1').textContent()).toBe('Pipedrive: AI visibility demo, not measured');
     expect(await visitor.page.locator('dl.facts').textContent()).toContain('Pipedrive');
     const image = visitor.page.locator(`main img[src="${baseUrl}/api/badge/${badgeBody.token}"]`);
     expect(await image.count()).toBe(1);

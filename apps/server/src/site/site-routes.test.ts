@@ -183,6 +183,11 @@ describe('share links and badge pages', () => {
     expect(page.text).toMatch(/&lt;a href=&quot;http:\/\/visibility\.test\/badge\/vb_[^&]+&quot;&gt;&lt;img src=&quot;http:\/\/visibility\.test\/api\/badge\/vb_[^&]+&quot; width=&quot;250&quot; height=&quot;40&quot;/);
     const landing = await get(`/badge/${token}`);
     expect(landing.status).toBe(200);
+    // The demo lineup measured nothing: the page's title and heading say what the badge itself says.
+    expect(landing.text).toContain('<title>Pipedrive: AI visibility demo, not measured');
+    expect(landing.text).not.toMatch(/<h1>[^<]*AI visibility measured/u);
+    const svg = await (await fetch(`${running.url}/api/badge/${token}`)).text();
+    expect(svg).toContain('demo, not measured');
     expect(landing.text).toContain('<meta name="robots" content="noindex, nofollow">');
     expect(landing.text).toContain(`<img src="http://visibility.test/api/badge/${token}" width="250" height="40"`);
     expect(landing.text).toContain('Pipedrive');

@@ -31,6 +31,15 @@ describe('toReportView', () => {
     expect(view.benchmark).toEqual({ audits: 12, averageScore: 41.5, medianScore: 39 });
   });
 
+  it('labels a map column with the model that answered (one label per model across the report)', () => {
+    const map = buyerQuestionMap();
+    // The map stores the id requested; its cells the dated snapshot that answered, as the findings do.
+    map.providers = map.providers.map((entry) => (entry.provider === 'openai' ? { ...entry, model: 'gpt-4.1-mini' } : entry));
+    const view = toReportView({ ...base, response: auditResponse() as unknown as Record<string, unknown>, map });
+    expect(view.map?.providers.find((entry) => entry.provider === 'openai')?.model).toBe('gpt-4.1-mini-2025-04-14');
+    expect(view.findings.find((finding) => finding.provider === 'openai')?.model).toBe('gpt-4.1-mini-2025-04-14');
+  });
+
   it('reads the map grid in the map provider order, and the running state', () => {
     const response = auditResponse() as unknown as Record<string, unknown>;
     const view = toReportView({ ...base, response, map: buyerQuestionMap() });

@@ -438,7 +438,11 @@ function readMap(value: unknown): ReportMap | null {
     generation: num(value['generation']),
     demo: mode === 'demo' || providers.some(({ model }) => isDemoModel(model)) || allCells.some((cell) => isDemoModel(cell.model)),
     measuredAt: optionalStr(value['measuredAt']),
-    providers,
+    // One label per model across the report: the id that answered (a dated snapshot, as in the findings).
+    providers: providers.map(({ provider, model }, column) => ({
+      provider,
+      model: rows.map((row) => row.cells[column]).find((cell) => cell?.ok === true && cell.model !== null)?.model ?? model,
+    })),
     rows,
     providerSummaries,
     questions: num(summary['questions']) ?? rows.length,

@@ -284,15 +284,18 @@ function cellHtml(cell: ReportMapCell | null, requestedModel: string, provider: 
 
 function gridHtml(view: ReportView, map: ReportMap, prefix: string): string {
   const captionId = `${prefix}-grid-caption`;
+  // One label per model across the report: the id that answered (a dated snapshot, as in the findings),
+  // not the id requested; the requested one only when no cell of the column answered.
+  const columnModels = map.providers.map(({ model }, column) => map.rows.map((row) => row.cells[column]).find((cell) => cell?.ok === true && cell.model !== null)?.model ?? model);
   const headers = map.providers
-    .map(
-      ({ provider, model }) =>
-        `<th scope="col">${e(provider)}<br><code class="report-model">${e(modelLabel(model, map.demo || model.startsWith('demo-')))}</code></th>`,
-    )
+    .map(({ provider }, column) => {
+      const model = columnModels[column] ?? '';
+      return `<th scope="col">${e(provider)}<br><code class="report-model">${e(modelLabel(model, map.demo || model.startsWith('demo-')))}</code></th>`;
+    })
     .join('');
   const rows = map.rows
     .map((row) => {
-      const cells = row.cells.map((cell, column) => cellHtml(cell, map.providers[column]?.model ?? '', map.providers[column]?.provider ?? '')).join('\n');
+      const cells = row.cells.map((cell, column) => cellHtml(cell, columnModels[column] ?? '', map.providers[column]?.provider ?? '')).join('\n');
       return `<tr class="${row.won ? 'report-row-won' : 'report-row-lost'}">
 <th scope="row">${e(row.question)}</th>
 ${cells}
