@@ -179,12 +179,15 @@ describe('the result mail', () => {
       expect(html).not.toBe('');
       expect(findActiveContent(html, { allowedElements: MAIL_ELEMENTS })).toEqual([]);
       const links = [...html.matchAll(/<a\s[^>]*href="([^"]*)"/gi)].map((match) => match[1]);
-      expect(links).toEqual([`${BASE_URL}/account`]);
+      // The one link is the report's own private page, made by the service (a UUID and a 32-character key).
+      expect(links).toHaveLength(1);
+      expect(links[0]).toMatch(new RegExp(`^${BASE_URL.replace(/[.]/gu, '\\.')}/report/[0-9a-f-]{36}\\?key=[A-Za-z0-9_-]{32}$`, 'u'));
       expect(html).not.toMatch(/<script|<img|<svg|<iframe|<style/i);
     }
-    // Model answers reached the mail (as competitor names), escaped.
+    // Hostile values reached the mail escaped (the brand in the named-instead line, the category in the steps).
     const all = mails.map((mail) => (typeof mail.html === 'string' ? mail.html : '')).join('\n');
-    expect(all).toContain('&lt;img src=x onerror=alert(15)&gt;');
+    expect(all).toContain('Competitors named instead (in answers without &quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(all).toContain('&lt;script&gt;alert(7)&lt;/script&gt;');
   });
 });
 

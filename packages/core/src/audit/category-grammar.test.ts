@@ -14,6 +14,7 @@ describe('englishCategoryForms', () => {
     ['personal trainer', 'personal trainers', 'a personal trainer', false],
     ['coffee shops', 'coffee shops', 'coffee shops', false],
     ['VPN', 'VPN', 'VPN', true],
+    ['CRM software <script>alert(7)</script>', 'CRM software <script>alert(7)</script>', 'CRM software <script>alert(7)</script>', true],
   ])('%s → which %s, choosing %s', (phrase, many, choosing, mass) => {
     const forms = englishCategoryForms(phrase);
     expect(forms.many).toBe(many);

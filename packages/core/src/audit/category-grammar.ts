@@ -42,6 +42,8 @@ export function englishCategoryForms(phrase: string): CategoryForms {
   const replaceHead = (replacement: string): string => [...words.slice(0, headIndex), replacement, ...words.slice(headIndex + 1)].join(' ');
   const lower = head.toLowerCase();
   const asWritten = words.join(' ');
+  // A head that is not a plain word ("alert(7)</script>", "2024") has no English number to change.
+  if (!/^\p{L}[\p{L}'’-]*$/u.test(head)) return { asWritten, many: asWritten, choosing: asWritten, one: asWritten, mass: true };
   if (MASS_NOUNS.has(lower) || /ing$/u.test(lower) || /^[A-Z0-9]{2,5}$/u.test(head)) {
     // "CRM software", "house cleaning", "CRM": no plural; one of them is an "option".
     return { asWritten, many: asWritten, choosing: asWritten, one: withArticle(`${asWritten} option`), mass: true };
