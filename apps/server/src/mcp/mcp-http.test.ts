@@ -216,6 +216,19 @@ describe('refusals are JSON-RPC errors with the right status, never ApiErrors', 
     expect(String(initialized.headers['access-control-expose-headers'])).toContain('Mcp-Session-Id');
   });
 
+  it('answers a browser opening /mcp with a page saying what the address is, and MCP clients as before', async () => {
+    const page = await rawRequest(mcpUrl, { method: 'GET', headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.text).toContain('MCP server');
+    // The address to add is the public one, BASE_URL + /mcp.
+    expect(page.text).toContain('claude mcp add --transport http visibility http://visibility.test/mcp');
+    expect(page.text).not.toContain('jsonrpc');
+    const client = await rawRequest(mcpUrl, { method: 'GET', headers: { accept: 'text/event-stream' } });
+    expect(client.status).toBe(400);
+    expect(client.json).toMatchObject({ jsonrpc: '2.0' });
+  });
+
   it('leaves paths under /mcp to the 404 of the rest of the site (the ApiError for a JSON client)', async () => {
     const reply = await rawRequest(`${mcpUrl}/other`, { method: 'GET', headers: { accept: 'application/json' } });
     expect(reply.status).toBe(404);

@@ -10,11 +10,13 @@ import {
   recoverVisibilityRuns,
   type VisibilityRunDependencies,
 } from '@visibility/core';
+import { escapeHtml } from '@visibility/core';
 import { createMcpServer } from '@visibility/mcp';
 import { ApiError, sendApiError } from '../http/api-error.js';
 import { declaresOversizeBody, jsonReader } from '../http/json-reader.js';
 import { callerKey } from '../rest/caller.js';
 import type { RouteContext } from '../route-context.js';
+import { sendPage } from '../site/pages.js';
 import { reportKey } from '../site/report-access.js';
 import { SERVICE_VERSION } from '../version.js';
 import { answerInvalidParams } from './invalid-params.js';
@@ -151,6 +153,26 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     else sessions.track(session, response);
     await session.transport.handleRequest(request, response);
   };
+  // A person who opens the MCP address in a browser gets a page saying what it is, not a JSON-RPC error.
+  // MCP clients send Accept: text/event-stream (and a session id); only a plain page request lands here.
+  router.get(MCP_PATH, (request, response, next) => {
+    const layout = context.siteLayout;
+    if (layout === undefined || request.get('mcp-session-id') !== undefined || request.accepts(['text/event-stream', 'text/html']) !== 'text/html') {
+      next();
+      return;
+    }
+    const url = `${config.baseUrl}${MCP_PATH}`;
+    sendPage(response, layout, {
+      title: 'MCP server',
+      path: MCP_PATH,
+      noindex: true,
+      body: `<p class="lede">This address is the service's MCP server (streamable HTTP, no key): it talks to AI assistants, not to browsers.</p>
+<p>Add it to your MCP client with the URL <code>${escapeHtml(url)}</code>, for example:</p>
+<pre><code>claude mcp add --transport http visibility ${escapeHtml(url)}</code></pre>
+<p>The tools, every client's setup and the stdio bridge: <a href="/developers">developers</a>. Measure a brand in the browser instead: <a href="/">home</a>.</p>
+`,
+    });
+  });
   router.get(MCP_PATH, existingSession);
   router.delete(MCP_PATH, existingSession);
   router.all(MCP_PATH, (_request, response) => {
