@@ -43,6 +43,8 @@ export {
   LIMIT_POLICIES,
   LIMITED_OPERATIONS,
   MemoryCounters,
+  OPERATION_WORDS,
+  rateLimitText,
   validateLimitPolicies,
 } from './limits/index.js';
 export type {

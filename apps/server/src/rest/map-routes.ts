@@ -122,7 +122,7 @@ export function mapReadAnswer(
   const lookup = options.reader.lookup(auditId);
   if (lookup === undefined) return apiErrorAnswer(AUDIT_NOT_FOUND, options.docsUrl);
   const decision = options.rateLimiter.consume('getBuyerQuestionMap', caller);
-  if (!decision.allowed) return apiErrorAnswer(rateLimitRefusal(decision), options.docsUrl);
+  if (!decision.allowed) return apiErrorAnswer(rateLimitRefusal(decision, 'getBuyerQuestionMap'), options.docsUrl);
   const read = options.reader.read(lookup);
   const answer: HttpAnswer = {
     status: 200,

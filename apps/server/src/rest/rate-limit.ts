@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { LimitedOperation, RateLimitAllowed, RateLimiter, RateLimitRefused } from '@visibility/core';
+import { OPERATION_WORDS, rateLimitText, type LimitedOperation, type RateLimitAllowed, type RateLimiter, type RateLimitRefused } from '@visibility/core';
 import type { ApiErrorDescription } from '../http/answer.js';
 import { ApiError } from '../http/api-error.js';
 
@@ -30,21 +30,16 @@ export function rateLimitHeaders(decision: { remaining: number; resetAt: Date })
 export function consumeOrRefuse(rateLimiter: RateLimiter, operation: LimitedOperation, caller: string): RateLimitAllowed {
   const decision = rateLimiter.consume(operation, caller);
   if (!decision.allowed) {
-    const refusal = rateLimitRefusal(decision);
+    const refusal = rateLimitRefusal(decision, operation);
     throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.hint, refusal.headers);
   }
   return decision;
 }
 
 /** The spec's 429 of a refused call, as a description (a read path answers it without throwing). */
-export function rateLimitRefusal(decision: RateLimitRefused): ApiErrorDescription {
+export function rateLimitRefusal(decision: RateLimitRefused, operation: LimitedOperation): ApiErrorDescription {
+  // The limit, its window, whom it counts and when it resets: the same words REST, the site and MCP use.
   const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
-  const shared = decision.code === 'daily_cap';
-  return {
-    status: 429,
-    code: decision.code,
-    message: shared ? 'The service has reached its shared daily cap for this operation.' : 'You have reached the limit for this operation.',
-    hint: `Wait ${wait} seconds (until ${decision.resetAt.toISOString()}) and try again.`,
-    headers: { 'Retry-After': String(wait) },
-  };
+  const { error, hint } = rateLimitText(decision, OPERATION_WORDS[operation] ?? operation);
+  return { status: 429, code: decision.code, message: error, hint, headers: { 'Retry-After': String(wait) } };
 }

@@ -9,6 +9,7 @@ export {
 } from './policies.js';
 export type { LimitCode, LimitedOperation, LimitPolicies, LimitPolicyOverrides, LimitRule, LimitScope } from './policies.js';
 export { createRateLimiter, MemoryCounters } from './rate-limiter.js';
+export { describeWindow, OPERATION_WORDS, rateLimitText, retryAfterSeconds } from './refusal-text.js';
 export type {
   LimitDescription,
   RateLimitAllowed,

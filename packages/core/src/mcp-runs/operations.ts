@@ -1,6 +1,7 @@
 // startVisibilityRun and getVisibilityRun: the two MCP tools' core. Which run holds a domain's quota is
 // decided in SQLite (one IMMEDIATE transaction), never in memory, so concurrent starts create one run.
 
+import { OPERATION_WORDS, rateLimitText, retryAfterSeconds } from '../limits/refusal-text.js';
 import { randomUUID } from 'node:crypto';
 import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
 import type { ValidAuditRequest } from '../operations/audit-request.js';
@@ -41,13 +42,9 @@ export async function startVisibilityRun(
   }
   const decision = rateLimiter.consume('startVisibilityAudit', options.callerKey);
   if (!decision.allowed) {
-    const wait = Math.max(1, Math.ceil(decision.retryAfterSeconds));
-    throw new VisibilityRunError(
-      'rate_limited',
-      `You have reached the limit for starting checks (${decision.limit.max} per ${describeWindow(decision.limit.windowSeconds)} per caller).`,
-      `Wait ${wait} seconds (until ${decision.resetAt.toISOString()}) and start the check again.`,
-      wait,
-    );
+    // The same counter and the same words as REST and the site: one limit per caller, whatever the door.
+    const { error, hint } = rateLimitText(decision, OPERATION_WORDS['startVisibilityAudit'] ?? 'audits');
+    throw new VisibilityRunError('rate_limited', error, hint, retryAfterSeconds(decision));
   }
   const { email: _email, ...requestWithoutEmail } = request;
   const claim = runRepository.claimRun(
@@ -186,8 +183,3 @@ export async function recoverVisibilityRuns(dependencies: VisibilityRunDependenc
   return { failed, mapsStarted };
 }
 
-function describeWindow(seconds: number): string {
-  if (seconds === 86_400) return 'day';
-  if (seconds === 3_600) return 'hour';
-  return `${Math.round(seconds / 60)} minutes`;
-}
