@@ -230,10 +230,12 @@ export {
   mintAuditToken,
   RECHECK_AFTER_DAYS,
   renderBadgeSvg,
+  listAuditTokens,
   resolveAuditToken,
   revokeAuditToken,
+  revokeAuditTokenById,
 } from './tokens/index.js';
-export type { BadgeInput, BadgeState, FittedText, MintAuditTokenInput, TokenBadge } from './tokens/index.js';
+export type { AuditTokenSummary, BadgeInput, BadgeState, FittedText, MintAuditTokenInput, TokenBadge } from './tokens/index.js';
 export { MapRepository } from './store/index.js';
 export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart } from './store/index.js';
 export {

@@ -16,6 +16,8 @@ export interface AccountAuditSummary {
   score: number | null;
   risk: string | null;
   mode: string;
+  /** Its badge tokens and share links (ids, never the raw tokens), oldest first. */
+  tokens?: readonly { id: string; kind: 'badge' | 'share'; createdAt: string; revokedAt: string | null }[];
 }
 
 /** A message shown above the page's content. */
@@ -66,18 +68,34 @@ function auditsHtml(audits: readonly AccountAuditSummary[]): string {
 <td><time datetime="${escapeHtml(audit.createdAt)}">${escapeHtml(audit.createdAt.slice(0, 10))}</time></td>
 <td>${escapeHtml(audit.mode)}</td>
 <td><form method="post" action="/account/audits/${escapeHtml(audit.id)}/badge"><button class="secondary" type="submit">Badge for ${escapeHtml(audit.brand)}</button></form>
-<form method="post" action="/account/audits/${escapeHtml(audit.id)}/share"><button class="secondary" type="submit">Share link for ${escapeHtml(audit.brand)}</button></form></td>
+<form method="post" action="/account/audits/${escapeHtml(audit.id)}/share"><button class="secondary" type="submit">Share link for ${escapeHtml(audit.brand)}</button></form>
+${tokensHtml(audit)}</td>
 </tr>`,
     )
     .join('\n');
   return `<div class="table-scroll"><table>
-<caption>Newest first. A badge or share link is shown once when created; revoke it through the API.</caption>
+<caption>Newest first. A badge or share link is shown once when created; each is listed under its audit, where you can revoke it.</caption>
 <thead><tr><th scope="col">Brand</th><th scope="col">Category</th><th scope="col" class="number">Score</th><th scope="col">Date</th><th scope="col">Mode</th><th scope="col">Publish</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table></div>
 `;
+}
+
+/** The audit's badges and share links, each with a button that revokes it (a revoked one stops working at once). */
+function tokensHtml(audit: AccountAuditSummary): string {
+  const tokens = audit.tokens ?? [];
+  if (tokens.length === 0) return '';
+  const items = tokens
+    .map((token) => {
+      const what = `${token.kind === 'badge' ? 'Badge' : 'Share link'} ${token.id.slice(0, 8)}, created ${token.createdAt.slice(0, 10)}`;
+      return token.revokedAt !== null
+        ? `<li>${escapeHtml(what)}: revoked ${escapeHtml(token.revokedAt.slice(0, 10))}</li>`
+        : `<li>${escapeHtml(what)} <form class="inline" method="post" action="/account/audits/${escapeHtml(audit.id)}/tokens/${token.kind}/${escapeHtml(token.id)}/revoke"><button class="secondary" type="submit">Revoke ${escapeHtml(what)}</button></form></li>`;
+    })
+    .join('');
+  return `<ul class="tokens" aria-label="Badges and share links of ${escapeHtml(audit.brand)}">${items}</ul>`;
 }
 
 /** Renders the /account page (and the invalid-link page) as a complete HTML document; every value is escaped. */

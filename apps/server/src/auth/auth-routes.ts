@@ -1,4 +1,5 @@
 import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { listAuditTokens } from '@visibility/core';
 import { ApiError } from '../http/api-error.js';
 import { callerKey } from '../rest/caller.js';
 import { jsonBody } from '../rest/json-body.js';
@@ -106,7 +107,10 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
   };
 
   const creditsOf = (session: Session): number => store.accountRepository.getAccount(session.email)?.credits ?? 0;
-  const auditsOf = (session: Session): AccountAuditSummary[] => store.auditRepository.listAuditsByEmail(session.email).map(toAuditSummary);
+  const auditsOf = (session: Session): AccountAuditSummary[] =>
+    store.auditRepository
+      .listAuditsByEmail(session.email)
+      .map((record) => ({ ...toAuditSummary(record), tokens: listAuditTokens(store.tokenRepository, record.id) }));
 
   const accountView = (session: Session): Extract<AccountPageView, { signedIn: true }> => ({
     signedIn: true,

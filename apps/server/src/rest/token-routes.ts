@@ -2,11 +2,14 @@ import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import {
   badgeForToken,
+  hashAuditToken,
   cleanBadgeText,
   escapeHtml,
   isAuditTokenKind,
   mintAuditToken,
+  listAuditTokens,
   revokeAuditToken,
+  revokeAuditTokenById,
   type AuditRecord,
   type TokenRepository,
 } from '@visibility/core';
@@ -59,9 +62,9 @@ export function findOwnedAudit(request: Request, context: RouteContext): { audit
 }
 
 /**
- * Badge and share tokens. Private (absent from /openapi.json, owner only): POST
- * /api/audit/{auditId}/badge-token, POST /api/audit/{auditId}/share-link and DELETE
- * /api/audit/{auditId}/tokens/{kind}/{token}. Public: GET /api/badge/{token} (getVisibilityBadge).
+ * Badge and share tokens. Private (absent from /openapi.json, owner only, documented in docs/badge.md):
+ * POST /api/audit/{auditId}/badge-token, POST /api/audit/{auditId}/share-link, GET
+ * /api/audit/{auditId}/tokens and DELETE /api/audit/{auditId}/tokens/{kind}/{token or id}. Public: GET /api/badge/{token} (getVisibilityBadge).
  */
 export function tokenRoutes(context: RouteContext): TokenRoutes {
   const router = Router();
@@ -94,20 +97,31 @@ export function tokenRoutes(context: RouteContext): TokenRoutes {
     sendCreated(response, { token, url: `${baseUrl}/share/${token}` });
   });
 
+  // The owner's list: never the raw tokens (only hashes are stored), an id per token to revoke it by.
+  router.get('/api/audit/:auditId/tokens', (request, response) => {
+    const { audit } = ownedAudit(request);
+    response.setHeader('Cache-Control', 'no-store');
+    response.setHeader('Vary', 'Cookie');
+    response.json({ auditId: audit.id, tokens: listAuditTokens(store.tokenRepository, audit.id) });
+  });
+
   router.delete('/api/audit/:auditId/tokens/:kind/:token', (request, response) => {
     const { audit } = ownedAudit(request);
     const kind = String(request.params.kind ?? '');
+    const given = String(request.params.token ?? '');
+    // The raw token (as returned when it was created) or the id from the list.
     const revoked =
       isAuditTokenKind(kind) &&
-      revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: String(request.params.token ?? '') });
+      (revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: given }) ||
+        revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: given }));
     // A revoked badge stops answering at once, not when its kept answer expires.
-    if (revoked && kind === 'badge') badges.forget(String(request.params.token ?? ''));
+    if (revoked && kind === 'badge') badges.forget(given);
     if (!revoked) {
       throw new ApiError(
         404,
         'token_not_found',
         'This audit has no such badge token or share link.',
-        'Use the path /api/audit/{auditId}/tokens/{badge|share}/{token} with the token returned when it was created.',
+        'Use the path /api/audit/{auditId}/tokens/{badge|share}/{token}, with the token returned when it was created or its id from GET /api/audit/{auditId}/tokens.',
       );
     }
     response.setHeader('Cache-Control', 'no-store');
@@ -135,8 +149,8 @@ export const BADGE_ANSWERS_KEPT = 1_000;
 /** {@link badgeAnswer} with the answers of found badges kept for a few seconds; see createBadgeAnswers. */
 export interface BadgeAnswers {
   answer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
-  /** Drops a token's kept answer (on revocation). */
-  forget(rawToken: string): void;
+  /** Drops a token's kept answer (on revocation), named by the raw token or by its listed id (hash prefix). */
+  forget(rawTokenOrId: string): void;
 }
 
 /**
@@ -171,8 +185,10 @@ export function createBadgeAnswers(
       }
       return ifNoneMatchHits(ifNoneMatch, entry.etag) ? notModified(entry.answer) : entry.answer;
     },
-    forget(rawToken) {
-      kept.delete(rawToken);
+    forget(rawTokenOrId) {
+      kept.delete(rawTokenOrId);
+      // Revoked by its id (the account page's list): the kept raw token whose hash starts with it.
+      if (/^[0-9a-f]{16}$/u.test(rawTokenOrId)) for (const rawToken of kept.keys()) if (hashAuditToken(rawToken).startsWith(rawTokenOrId)) kept.delete(rawToken);
     },
   };
 }

@@ -81,6 +81,8 @@ dl dd { margin: 0; }
 .site-footer { border-top: 1px solid var(--line); color: var(--muted); font-size: .95rem; }
 .site-footer .inner { padding-top: 1.25rem; padding-bottom: 2rem; display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; }
 .site-footer a { color: var(--accent); }
+ul.tokens { margin: .5rem 0 0; padding-left: 1rem; font-size: .9rem; }
+ul.tokens form.inline { display: inline; }
 @media (max-width: 40rem) {
   body { font-size: 16px; } .result dl, dl.facts { grid-template-columns: 1fr; }
   /* The home forms must show in a phone's first screen: a tighter intro and card header. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
@@ -209,5 +210,31 @@ describe('share links and badge pages', () => {
     expect(page.text).toContain(`action="/account/audits/${audit.id}/badge"`);
     expect(page.text).toContain(`action="/account/audits/${audit.id}/share"`);
     expect(page.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+  });
+
+  it('lists the owner\'s badges and share links under the audit and revokes one from its button: the link stops working', async () => {
+    const token = await mint('share');
+    expect((await get(`/share/${token}`)).status).toBe(200);
+    const page = await get('/account', { cookie: ownerCookie() });
+    const id = createHash('sha256').update(token).digest('hex').slice(0, 16);
+    const action = `/account/audits/${audit.id}/tokens/share/${id}/revoke`;
+    expect(page.text).toContain(`action="${action}"`);
+    // The raw token is never shown again.
+    expect(page.text).not.toContain(token);
+    // Someone else cannot revoke it.
+    const other = `${SESSION_COOKIE}=${createSessionToken('someone@else.example', SESSION_SECRET)}`;
+    expect((await post(action, '', { cookie: other })).status).toBe(403);
+    const revoked = await post(action, '', { cookie: ownerCookie() });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('location')).toBe('/account');
+    expect((await get(`/share/${token}`)).status).toBe(404);
+    const after = await get('/account', { cookie: ownerCookie() });
+    expect(after.text).toMatch(new RegExp(`Share link ${id.slice(0, 8)}, created \\d{4}-\\d\\d-\\d\\d: revoked`, 'u'));
+    // Over the API: the same list, with ids and dates, never raw tokens.
+    const listed = await fetch(`${running.url}/api/audit/${audit.id}/tokens`, { headers: { cookie: ownerCookie() } });
+    expect(listed.status).toBe(200);
+    const body = (await listed.json()) as { tokens: Array<{ id: string; kind: string; revokedAt: string | null }> };
+    expect(body.tokens).toContainEqual(expect.objectContaining({ id, kind: 'share', revokedAt: expect.any(String) }));
+    expect(JSON.stringify(body)).not.toContain(token);
   });
 });

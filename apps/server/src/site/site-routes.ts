@@ -5,6 +5,7 @@ import {
   getBuyerQuestionMap,
   hashAuditToken,
   mintAuditToken,
+  revokeAuditTokenById,
   parseAuditRequest,
   resolveAuditToken,
   startBuyerQuestionMap,
@@ -352,6 +353,16 @@ ${tail}`);
     sendPage(response, layout, { title: page.title, description: page.description, path, markdownPath: `${path}.md`, noindex: true, body: page.body }, 200, 'public, max-age=3600');
   });
 
+  // The owner's account page revokes one of its badges or share links by its listed id, then shows the page again.
+  router.post('/account/audits/:auditId/tokens/:kind/:id/revoke', form, (request: Request<{ auditId: string; kind: string; id: string }>, response) => {
+    const { audit } = findOwnedAudit(request as unknown as Request, context);
+    const kind = request.params.kind;
+    const revoked = (kind === 'badge' || kind === 'share') && revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: request.params.id });
+    if (!revoked) throw new ApiError(404, 'token_not_found', 'This audit has no such badge or share link.', 'Reload your account page and use its Revoke buttons.');
+    response.setHeader('Cache-Control', 'no-store');
+    response.redirect(303, '/account');
+  });
+
   // The owner's account page mints a badge or a share link; the raw token is shown on this page only.
   router.post('/account/audits/:auditId/:kind', form, (request: Request<{ auditId: string; kind: string }>, response, next) => {
     const kind = request.params.kind;
@@ -381,7 +392,7 @@ ${tail}`);
       title: `Share link for ${audit.brand}`,
       path: '/account',
       noindex: true,
-      body: `<p>Anyone with this link can read the report, without an account. It is shown only this once; revoke it through the API when you no longer want it open.</p>
+      body: `<p>Anyone with this link can read the report, without an account. It is shown only this once; revoke it from <a href="/account">your account</a> when you no longer want it open.</p>
 <p><a href="/share/${escapeHtml(token)}">${escapeHtml(url)}</a></p>
 <p><a href="/account">Back to your account</a></p>
 `,

@@ -91,6 +91,19 @@ export class TokenRepository extends SqlRepository {
     };
   }
 
+  /** Every token of an audit (active and revoked), oldest first: what its owner can list and revoke. */
+  listTokens(auditId: string): AuditTokenRecord[] {
+    const rows = this.statement('SELECT * FROM audit_tokens WHERE audit_id = ? ORDER BY created_at, token_hash').all(auditId) as TokenRow[];
+    return rows.map((row) => ({
+      tokenHash: row.token_hash,
+      kind: row.kind,
+      auditId: row.audit_id,
+      createdBy: row.created_by,
+      createdAt: row.created_at,
+      revokedAt: row.revoked_at ?? undefined,
+    }));
+  }
+
   /**
    * Marks a token of this audit and kind revoked (keeping the first revocation time); true when such
    * a token exists, revoked now or before.

@@ -64,3 +64,38 @@ export function revokeAuditToken(
   if (!isWellFormedAuditToken(input.rawToken, input.kind)) return false;
   return repository.revokeToken(hashAuditToken(input.rawToken), input.kind, input.auditId, now.toISOString());
 }
+
+/**
+ * A token as its owner lists it: never the raw token (only its hash is stored), but a short id (the first
+ * 16 hex characters of the hash) that names it for revocation, its kind and its dates.
+ */
+export interface AuditTokenSummary {
+  id: string;
+  kind: AuditTokenKind;
+  createdAt: string;
+  /** When it was revoked; null while it works. */
+  revokedAt: string | null;
+}
+
+const TOKEN_ID = /^[0-9a-f]{16}$/u;
+
+/** Every badge token and share link of an audit, oldest first. */
+export function listAuditTokens(repository: TokenRepository, auditId: string): AuditTokenSummary[] {
+  return repository.listTokens(auditId).map((token) => ({
+    id: token.tokenHash.slice(0, 16),
+    kind: token.kind,
+    createdAt: token.createdAt,
+    revokedAt: token.revokedAt ?? null,
+  }));
+}
+
+/** Revokes a token of this audit and kind by its listed id; true when it exists (also when already revoked). */
+export function revokeAuditTokenById(
+  repository: TokenRepository,
+  input: { auditId: string; kind: AuditTokenKind; id: string },
+  now: Date = new Date(),
+): boolean {
+  if (!TOKEN_ID.test(input.id)) return false;
+  const token = repository.listTokens(input.auditId).find((entry) => entry.kind === input.kind && entry.tokenHash.startsWith(input.id));
+  return token !== undefined && repository.revokeToken(token.tokenHash, input.kind, input.auditId, now.toISOString());
+}

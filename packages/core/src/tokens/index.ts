@@ -4,10 +4,12 @@ export {
   isAuditTokenKind,
   isWellFormedAuditToken,
   mintAuditToken,
+  listAuditTokens,
   resolveAuditToken,
   revokeAuditToken,
+  revokeAuditTokenById,
 } from './audit-tokens.js';
-export type { MintAuditTokenInput } from './audit-tokens.js';
+export type { AuditTokenSummary, MintAuditTokenInput } from './audit-tokens.js';
 export { badgeForToken } from './badge-for-token.js';
 export type { TokenBadge } from './badge-for-token.js';
 export { badgeStateAt, formatMeasuredMonth, lastRunOf, RECHECK_AFTER_DAYS, recheckDueAt } from './badge-state.js';
