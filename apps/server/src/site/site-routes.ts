@@ -232,6 +232,9 @@ ${tail}`);
     const view = await reportView(request, audit.id, audit.createdAt, audit.response);
     const keyQuery = typeof request.query.key === 'string' ? `?key=${encodeURIComponent(request.query.key)}` : '';
     const running = view.mapState.kind === 'running';
+    // The signed-in owner may measure the map again (one credit); nobody else sees that button.
+    const session = readSession(request as Request, runtime.sessionSecret);
+    const owner = session !== undefined && audit.email !== undefined && session.email.toLowerCase() === audit.email.toLowerCase() ? session.email : undefined;
     response.setHeader('Referrer-Policy', 'same-origin');
     if (running) response.setHeader('Refresh', '5');
     sendPage(response, layout, {
@@ -240,6 +243,8 @@ ${tail}`);
       noindex: true,
       body: `${running ? '<p class="notice" role="status">The buyer questions are being asked; this page refreshes every 5 seconds.</p>\n' : ''}${renderReportHtml(view, {
         mapAction: { formAction: `/report/${audit.id}/map${keyQuery}` },
+        mapHistory: store.mapRepository.completedGenerations(audit.id),
+        ...(owner === undefined ? {} : { rerunAction: { formAction: `/report/${audit.id}/map${keyQuery}`, credits: store.accountRepository.getAccount(owner)?.credits ?? 0 } }),
       })}${
         keyQuery === ''
           ? ''
@@ -248,7 +253,7 @@ ${tail}`);
     });
   });
 
-  router.post('/report/:auditId/map', sameOrigin, async (request: Request<{ auditId: string }>, response) => {
+  router.post('/report/:auditId/map', sameOrigin, form, async (request: Request<{ auditId: string }>, response) => {
     const audit = reportAccess(request);
     if (audit === undefined) {
       notFoundReport(response);
@@ -259,7 +264,12 @@ ${tail}`);
       // The page does not hold the browser for the whole map: it starts it and shows the running state.
       await startBuyerQuestionMap(
         { ...mapDependencies, logger: request.log },
-        { auditId: audit.id, rerun: false },
+        // The first measurement is free; "measure again" (rerun=true) needs the signed-in owner and a credit (core checks both).
+        {
+          auditId: audit.id,
+          rerun: formValues(request.body).rerun === 'true',
+          signedInEmail: readSession(request as unknown as Request, runtime.sessionSecret)?.email,
+        },
         { beforeSpend: () => consumeRateLimit(runtime.rateLimiter, 'startBuyerQuestionMap', callerKey(request), response), waitMs: 2_000 },
       );
       response.redirect(303, `/report/${audit.id}${keyQuery}`);

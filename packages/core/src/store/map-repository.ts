@@ -260,6 +260,22 @@ export class MapRepository extends SqlRepository {
     return row === undefined ? undefined : { generation: row.generation, mapJson: row.map_json };
   }
 
+  /**
+   * Every finished generation of an audit's map, newest first, with when it finished and how many of its
+   * questions were won (read from the stored map's summary): what the report lists as earlier measurements.
+   */
+  completedGenerations(auditId: string): Array<{ generation: number; completedAt: string; questions: number; questionsWon: number }> {
+    const rows = this.statement(
+      "SELECT generation, completed_at, json_extract(map_json, '$.summary.questions') AS questions, json_extract(map_json, '$.summary.questionsWon') AS won FROM buyer_question_map_jobs WHERE audit_id = ? AND status = 'complete' ORDER BY generation DESC",
+    ).all(auditId) as Array<{ generation: number; completed_at: string | null; questions: unknown; won: unknown }>;
+    return rows.map((row) => ({
+      generation: row.generation,
+      completedAt: row.completed_at ?? '',
+      questions: typeof row.questions === 'number' ? row.questions : 0,
+      questionsWon: typeof row.won === 'number' ? row.won : 0,
+    }));
+  }
+
   /** Every job left running (by a process that stopped or died), oldest first: what a start resumes. */
   runningJobs(): MapJobRecord[] {
     const rows = this.statement("SELECT * FROM buyer_question_map_jobs WHERE status = 'running' ORDER BY created_at, audit_id").all() as JobRow[];

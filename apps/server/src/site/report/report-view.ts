@@ -37,7 +37,14 @@ import type { ReportCompetitor, ReportMap, ReportMapCell, ReportView } from './r
 export interface ReportHtmlOptions {
   /** When given and no map exists yet, a plain POST form starts the buyer-question map. */
   mapAction?: { formAction: string } | undefined;
+  /** When given and a map exists (the signed-in owner is viewing), a form re-measures it for one credit. */
+  rerunAction?: { formAction: string; credits: number } | undefined;
+  /** Earlier finished measurements of the map, newest first (the latest is the grid shown). */
+  mapHistory?: readonly { generation: number; completedAt: string; questions: number; questionsWon: number }[] | undefined;
 }
+
+/** The re-run button's label. */
+export const RERUN_ACTION_LABEL = 'Measure the buyer questions again (1 credit)';
 
 /** The button's label on the map form. */
 export const MAP_ACTION_LABEL = 'Ask the buyer questions to every provider';
@@ -341,10 +348,29 @@ function questionList(questions: string[]): string {
   return `<ol class="report-questions">\n${questions.map((question) => `<li>${e(question)}</li>`).join('\n')}\n</ol>`;
 }
 
+/** The map's earlier generations: each measurement stays visible, newest first, after the current grid. */
+function historyHtml(view: ReportView, options: ReportHtmlOptions): string {
+  const earlier = (options.mapHistory ?? []).filter((entry) => entry.generation !== view.map?.generation);
+  if (earlier.length === 0) return '';
+  const items = earlier
+    .map((entry) => `<li>Measurement ${entry.generation}, ${e(time(entry.completedAt))}: ${e(questionsWonText(entry.questionsWon, entry.questions))}</li>`)
+    .join('');
+  return `\n<h3>Earlier measurements</h3>\n<ul class="report-map-history">${items}</ul>`;
+}
+
+/** The owner's button to measure the map again (one credit), or why it is not offered. */
+function rerunHtml(view: ReportView, options: ReportHtmlOptions): string {
+  if (view.remeasuring !== null) return '';
+  const action = options.rerunAction;
+  if (action === undefined) return '';
+  if (action.credits < 1) return `\n<p class="report-muted">Measuring again costs one credit; this account has none left.</p>`;
+  return `\n<form class="report-map-form" method="post" action="${e(action.formAction)}"><input type="hidden" name="rerun" value="true"><button type="submit">${e(RERUN_ACTION_LABEL)}</button> <span class="report-muted">${e(`${action.credits} credit${action.credits === 1 ? '' : 's'} left`)}</span></form>`;
+}
+
 function mapPart(view: ReportView, prefix: string, options: ReportHtmlOptions): string {
   const id = `${prefix}-map`;
   const heading = 'Buyer questions by provider';
-  if (view.map !== null) return part(id, heading, gridHtml(view, view.map, prefix));
+  if (view.map !== null) return part(id, heading, `${gridHtml(view, view.map, prefix)}${historyHtml(view, options)}${rerunHtml(view, options)}`);
   const state = view.mapState;
   if (state.kind === 'running') {
     const progress =
