@@ -353,6 +353,8 @@ describe('the account', () => {
       score: 40,
       risk: 'medium',
       mode: 'demo',
+      // Its badges and share links (ids and dates, never raw tokens): none minted yet.
+      tokens: [],
     });
     // Nothing measured is not a measured 0.
     expect(audits[0]?.score).toBeNull();
