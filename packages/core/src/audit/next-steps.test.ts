@@ -133,6 +133,12 @@ describe('buildNextSteps', () => {
     expect(step?.how).toMatch(/Google Business Profile/u);
   });
 
+  it('treats an audit with a market as a local business even when the site could not be read', () => {
+    const competitors = [competitor('Clínica Dental Alameda', 5, 1)];
+    const steps = buildNextSteps({ ...healthy, crawl: undefined, brand: 'Sonrisa', category: 'dentist', location: 'Madrid', findings: [finding(0.2)], competitors });
+    expect(steps.find((step) => step.id === 'comparison-pages')?.title).toBe('Close the gap with Clínica Dental Alameda');
+  });
+
   it('says the category in its plural where the sentence needs it, in English', () => {
     const step = buildNextSteps({ ...healthy, category: 'issue tracker', language: 'en', findings: [finding(0.1, 9)] }).find(
       (candidate) => candidate.id === 'get-listed-where-assistants-look',

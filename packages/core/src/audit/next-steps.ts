@@ -16,6 +16,8 @@ export interface NextStepsInput {
   category: string;
   /** The measurement language: English categories are pluralised where a sentence needs it. */
   language?: 'en' | 'es' | undefined;
+  /** The market the audit was asked for ("Madrid"): a located audit is a local business's, even when the site could not be read. */
+  location?: string | undefined;
 }
 
 /** Below this share of answers naming the brand, it is "rarely named": getting listed where assistants look comes first. */
@@ -270,7 +272,7 @@ function answerSteps(input: NextStepsInput, brand: string): NextStep[] {
 
   // Only rivals the answers named instead of the brand (platforms and product lines are never in the list).
   const winners = input.competitors.filter((competitor) => competitor.namedInstead > 0).slice(0, MAX_COMPARISON_PAGES);
-  const local = input.crawl?.vertical === 'local_business';
+  const local = input.crawl?.vertical === 'local_business' || (input.location !== undefined && input.location.trim() !== '' && input.crawl?.vertical !== 'saas' && input.crawl?.vertical !== 'ecommerce');
   if (winners.length > 0 && local) {
     // A dentist or a plumber does not publish "X vs Y" pages; local answers weigh reviews and profiles.
     steps.push({

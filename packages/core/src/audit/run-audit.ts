@@ -81,7 +81,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
   const brandMentions = sampling.providers.reduce((sum, samples) => sum + samples.calls.filter((call) => call.ok && call.named).length, 0);
   const competitors = rankCompetitors(tally, brandMentions);
   const overall = computeOverall(sampling);
-  const personalizedNextSteps = buildNextSteps({ crawl, findings: providerFindings, competitors, brand, category, language: measurementLocale });
+  const personalizedNextSteps = buildNextSteps({ crawl, findings: providerFindings, competitors, brand, category, language: measurementLocale, location: input.location });
   options.onProgress?.({
     stage: 'findings',
     completed: 1,
