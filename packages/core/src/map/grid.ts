@@ -14,7 +14,7 @@ import type { BuyerQuestionMap, BuyerQuestionMapCell, BuyerQuestionMapProviderSu
 export const MAP_TOP_COMPETITORS = 10;
 
 /** Builds the finished grid of a job from its cells (a cell missing from the store shows as a failure). */
-export function buildBuyerQuestionMap(job: MapJobRecord, cells: readonly MapCellRecord[], measuredAt: string): BuyerQuestionMap {
+export function buildBuyerQuestionMap(job: MapJobRecord, cells: readonly MapCellRecord[], measuredAt: string, category?: string): BuyerQuestionMap {
   const matcher = jobBrandMatcher(job);
   const byKey = new Map(cells.map((cell) => [cellKey(cell.questionIndex, cell.provider), cell]));
   const rows: BuyerQuestionMapRow[] = job.questions.map((question, questionIndex) => {
@@ -31,7 +31,8 @@ export function buildBuyerQuestionMap(job: MapJobRecord, cells: readonly MapCell
       return { questionIndex: row.questionIndex, sampleIndex: 0, ...cell };
     }),
   }));
-  const tally = tallyCompetitors(samples, matcher, job.competitors);
+  // The audit's category, when known, leaves out platforms and stores as the audit itself does.
+  const tally = tallyCompetitors(samples, matcher, job.competitors, category);
 
   const providerSummaries = job.providers.map(({ provider, model }, column): BuyerQuestionMapProviderSummary => {
     const columnCells = rows.map((row) => row.cells[column] as BuyerQuestionMapCell);

@@ -74,6 +74,18 @@ describe('startBuyerQuestionMap', () => {
     expect(map.rows[0]?.cells[0]).toMatchObject({ brands: ['Zoho CRM', 'Pipedrive'], named: true, position: 2 });
   });
 
+  it('counts competitors as the audit does: a store named in the answers is no competitor of CRM software', async () => {
+    const openai = new ScriptedProvider('openai', 'demo-gpt', () =>
+      fakeAnswer('Two solid picks:\n\n1. **Salesforce** – for larger teams.\n2. **Amazon** – where many teams buy their software licences.', 'openai'),
+    );
+    const dependencies = mapDependencies(store, [openai]);
+    const auditId = insertAudit(store);
+    const map = mapOf(await startBuyerQuestionMap(dependencies, { auditId, rerun: true }));
+    const names = map.summary.topCompetitors.map((competitor) => competitor.name);
+    expect(names).toContain('Salesforce');
+    expect(names).not.toContain('Amazon');
+  });
+
   it('asks every question to every provider once, stores the grid and then answers it cached without calls', async () => {
     const openai = new ScriptedProvider('openai', 'demo-gpt');
     const gemini = new ScriptedProvider('gemini', 'demo-gemini', () => fakeAnswer('Two solid picks:\n\n1. **HubSpot** – free to start.\n2. **Salesforce** – for larger teams.', 'gemini'));

@@ -201,7 +201,9 @@ export class BuyerQuestionMapRunner {
         return true;
       }
       const measuredAt = (dependencies.now ?? (() => new Date()))().toISOString();
-      if (mapRepository.completeJob(job.auditId, job.generation, buildBuyerQuestionMap(job, cells, measuredAt) as unknown as Record<string, unknown>, measuredAt)) {
+      // The same competitor rules as the audit's, with its category (platforms and stores of other kinds left out).
+      const category = dependencies.auditRepository.getAudit(job.auditId)?.category;
+      if (mapRepository.completeJob(job.auditId, job.generation, buildBuyerQuestionMap(job, cells, measuredAt, category) as unknown as Record<string, unknown>, measuredAt)) {
         log.info('buyer-question map complete', { cells: total });
       }
       return true;
