@@ -252,7 +252,8 @@ describe('GET /api/audit/{auditId}/fanout-map before Express', () => {
     for (const refused of [fast, express]) {
       expect(refused.status).toBe(429);
       expect(JSON.parse(refused.body.toString('utf8'))).toEqual({
-        error: 'You have reached the limit for this operation.',
+        // The limit, its window, whom it counts and when it resets (the same words on every door).
+        error: expect.stringMatching(/^You have reached the limit for reading buyer-question maps: \d+ per minute per caller\. It resets at \d{4}-\d\d-\d\dT[\d:.]+Z\.$/u),
         code: 'rate_limited',
         hint: expect.stringMatching(/^Wait \d+ seconds/),
         docs: 'http://visibility.test/developers',
