@@ -301,6 +301,23 @@ describe('DELETE /api/audit/{auditId}/tokens/{kind}/{token}', () => {
     expect((await call('DELETE', `/api/audit/${auditId}/tokens/badge/${token}`, ownerCookie())).status).toBe(204);
   });
 
+  it('lists the tokens by id (never raw) and revokes a badge by that id: the badge stops answering at once', async () => {
+    const auditId = insertAudit();
+    const token = await mintBadge(auditId);
+    expect((await call('GET', `/api/badge/${token}`)).status).toBe(200);
+    const listed = await call('GET', `/api/audit/${auditId}/tokens`, ownerCookie());
+    expect(listed.status).toBe(200);
+    expect(listed.text).not.toContain(token);
+    const [entry] = listed.body.tokens as Array<{ id: string; kind: string; createdAt: string; revokedAt: string | null }>;
+    expect(entry).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{16}$/u), kind: 'badge', revokedAt: null });
+    expect((await call('GET', `/api/audit/${auditId}/tokens`)).status).toBe(401);
+    expect((await call('DELETE', `/api/audit/${auditId}/tokens/badge/${entry?.id}`, ownerCookie())).status).toBe(204);
+    // The kept answer of the badge was dropped too: 404 now, not within a few seconds.
+    expect((await call('GET', `/api/badge/${token}`)).status).toBe(404);
+    const after = await call('GET', `/api/audit/${auditId}/tokens`, ownerCookie());
+    expect(after.body.tokens[0].revokedAt).toEqual(expect.any(String));
+  });
+
   it('revokes a share link', async () => {
     const auditId = insertAudit();
     const share = (await mint(auditId, 'share-link')).body.token as string;
