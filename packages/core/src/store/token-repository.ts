@@ -56,16 +56,7 @@ export class TokenRepository extends SqlRepository {
     const row = this.statement('SELECT * FROM audit_tokens WHERE token_hash = ? AND kind = ? AND revoked_at IS NULL').get(tokenHash, kind) as
       | TokenRow
       | undefined;
-    return row === undefined
-      ? undefined
-      : {
-          tokenHash: row.token_hash,
-          kind: row.kind,
-          auditId: row.audit_id,
-          createdBy: row.created_by,
-          createdAt: row.created_at,
-          revokedAt: row.revoked_at ?? undefined,
-        };
+    return row === undefined ? undefined : toTokenRecord(row);
   }
 
   /**
@@ -94,14 +85,7 @@ export class TokenRepository extends SqlRepository {
   /** Every token of an audit (active and revoked), oldest first: what its owner can list and revoke. */
   listTokens(auditId: string): AuditTokenRecord[] {
     const rows = this.statement('SELECT * FROM audit_tokens WHERE audit_id = ? ORDER BY created_at, token_hash').all(auditId) as TokenRow[];
-    return rows.map((row) => ({
-      tokenHash: row.token_hash,
-      kind: row.kind,
-      auditId: row.audit_id,
-      createdBy: row.created_by,
-      createdAt: row.created_at,
-      revokedAt: row.revoked_at ?? undefined,
-    }));
+    return rows.map(toTokenRecord);
   }
 
   /**
@@ -114,4 +98,15 @@ export class TokenRepository extends SqlRepository {
     ).run(revokedAt, tokenHash, kind, auditId);
     return result.changes === 1;
   }
+}
+
+function toTokenRecord(row: TokenRow): AuditTokenRecord {
+  return {
+    tokenHash: row.token_hash,
+    kind: row.kind,
+    auditId: row.audit_id,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at ?? undefined,
+  };
 }
