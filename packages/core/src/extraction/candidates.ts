@@ -87,9 +87,6 @@ export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
         if (covered.some(([from, to]) => span.start < to && span.end > from)) continue;
         take(span.kind === 'link' ? 'link' : 'bold', span.start, span.end, true, false, span.url);
       }
-      if (block.kind === 'paragraph' && block.list === undefined && isWholeBlock(block)) {
-        // a lone bold line already read as a bold span
-      }
     }
     // Running text: everything not read as a slot (long table cells included).
     for (const part of proseRuns(block, covered)) out.push(part);
@@ -113,10 +110,6 @@ function candidate(block: TextBlock, slot: Slot, part: Part, formatted: boolean,
   };
   if (url !== undefined) value.url = url;
   return value;
-}
-
-function isWholeBlock(block: TextBlock): boolean {
-  return block.spans.length === 1 && block.spans[0]?.start === 0 && block.spans[0]?.end === block.text.length;
 }
 
 function leadingSpan(block: TextBlock): InlineSpan | undefined {
