@@ -15,7 +15,6 @@ import {
   SECOND_OPINION_MAX_OUTPUT_TOKENS,
   SECOND_OPINION_TIMEOUT_MS,
   withBudget,
-  withCallLog,
   type BrandExtractor,
   type Budget,
   type Config,
@@ -69,8 +68,9 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       maxConcurrentPerProvider: config.providerConcurrency,
     });
     const lineup = new Map<ProviderId, Provider>();
-    // Outermost first: log every call, then reserve budget before queueing for a concurrency slot.
-    for (const [id, provider] of adapters) lineup.set(id, withCallLog(withBudget(provider, budget), store.repository));
+    // Reserve budget before queueing for a concurrency slot; each call is logged in the same
+    // transaction as its settlement, so a crash between the two cannot make them disagree.
+    for (const [id, provider] of adapters) lineup.set(id, withBudget(provider, budget, { callLog: store.repository }));
     const brandExtractor = createBrandExtractor(config, budget, store, logger);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: defaultFromAddress(config.baseUrl) });
     const runningSimulator = simulator;
@@ -115,7 +115,7 @@ function createBrandExtractor(config: Config, budget: Budget, store: Store, logg
     timeoutMs: SECOND_OPINION_TIMEOUT_MS,
     maxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS,
   });
-  const provider = withCallLog(withBudget(adapter, budget, { defaultMaxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS }), store.repository);
+  const provider = withBudget(adapter, budget, { defaultMaxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS, callLog: store.repository });
   logger.info('extraction: rules plus a model second opinion', { extraction: 'hybrid', provider: provider.id, model: provider.model });
   return createHybridBrandExtractor({ provider, logger: logger.child({ component: 'extraction' }) });
 }

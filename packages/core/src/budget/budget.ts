@@ -91,8 +91,12 @@ export interface Budget {
    * call (`AskRequest.budgetReservation`) and settle the ones never used.
    */
   reserveAllowance(requests: readonly ReserveRequest[]): AllowanceOutcome;
-  /** Releases a reservation and adds the call's real cost; returns that cost in micro-dollars. */
-  settle(reservation: BudgetReservation, outcome?: SettleOutcome): number;
+  /**
+   * Releases a reservation and adds the call's real cost; returns that cost in micro-dollars.
+   * `alsoRecord` runs in the same transaction (the call-log row), so a crash can never leave a
+   * settled call unlogged or a logged call unsettled.
+   */
+  settle(reservation: BudgetReservation, outcome?: SettleOutcome, alsoRecord?: () => void): number;
   /** Turns reservations older than the stale age into spend at their estimate; returns how many. */
   reclaimStaleReservations(): number;
 }
@@ -243,9 +247,12 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
       const reservations = reserveAll(requests, capMicroUsd, moment);
       return reservations === undefined ? refusal(moment) : { granted: true, reservations };
     },
-    settle(reservation, outcome = {}) {
+    settle(reservation, outcome = {}, alsoRecord) {
       // Settling twice would count the call twice; the second time is a no-op.
-      if (settled.has(reservation)) return 0;
+      if (settled.has(reservation)) {
+        alsoRecord?.();
+        return 0;
+      }
       settled.add(reservation);
       const moment = now();
       const costMicroUsd =
@@ -255,6 +262,7 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
         // Already reclaimed as stale: its estimate is spent, so only a cost above it is still missing.
         const extraMicroUsd = held === undefined ? Math.max(0, costMicroUsd - reservation.estimateMicroUsd) : costMicroUsd;
         repository.addSpend(monthOf(moment), extraMicroUsd, held === undefined ? 0 : 1, moment);
+        alsoRecord?.();
       });
       return costMicroUsd;
     },

@@ -116,4 +116,34 @@ describe('withBudget', () => {
     expect(calls).toHaveLength(1);
     expect(budget.status().spentMicroUsd).toBe(0);
   });
+
+  it('logs each call in the same transaction as its settlement: a failed log write leaves no spend behind', async () => {
+    const budget = budgetAt(5);
+    const { provider } = fakeProvider(async () => answer({ inputTokens: 1000, outputTokens: 500 }));
+    const logged = withBudget(provider, budget, { callLog: store.repository });
+    await logged.ask({ prompt: 'Which CRM?', purpose: 'test' });
+    const calls = () => store.database.prepare('SELECT outcome, failure_kind AS kind FROM provider_calls').all();
+    const spent = () => (store.database.prepare('SELECT COALESCE(SUM(spent_micro_usd), 0) AS spent FROM budget_spend').get() as { spent: number }).spent;
+    expect(calls()).toEqual([{ outcome: 'ok', kind: null }]);
+    const spentAfterOne = spent();
+    expect(spentAfterOne).toBeGreaterThan(0);
+
+    // A crash between the two writes is simulated by a log write that fails: the settlement rolls back with it.
+    const broken = Object.create(store.repository) as typeof store.repository;
+    broken.recordProviderCall = () => {
+      throw new Error('disk gone');
+    };
+    await expect(withBudget(provider, budget, { callLog: broken }).ask({ prompt: 'Which CRM?' })).rejects.toThrow('disk gone');
+    expect(spent()).toBe(spentAfterOne);
+    expect(calls()).toHaveLength(1);
+
+    // A refusal is logged too, as a budget failure, with nothing spent.
+    const refusing = withBudget(provider, budgetAt(0), { callLog: store.repository });
+    await expect(refusing.ask({ prompt: 'Which CRM?' })).rejects.toMatchObject({ kind: 'budget' });
+    expect(calls()).toEqual([
+      { outcome: 'ok', kind: null },
+      { outcome: 'failed', kind: 'budget' },
+    ]);
+    expect(spent()).toBe(spentAfterOne);
+  });
 });

@@ -1,10 +1,18 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../providers/adapter-options.js';
 import { ProviderFailure, type Answer, type AskRequest, type Provider } from '../providers/types.js';
+import type { Repository } from '../store/repository.js';
+import { recordProviderCall } from '../usage/call-log.js';
 import type { Budget, BudgetReservation } from './budget.js';
 
 export interface WithBudgetOptions {
   /** The answer-length cap the inner adapter uses when a request names none (default 1024, the adapters' default). */
   defaultMaxOutputTokens?: number;
+  /**
+   * Log every call (and every budget refusal) in this store's call log, in the same transaction as
+   * its settlement: a process killed between the two writes can then neither pay for a call it did
+   * not log nor log one it did not pay for.
+   */
+  callLog?: Repository | undefined;
 }
 
 /**
@@ -31,20 +39,33 @@ export function withBudget(provider: Provider, budget: Budget, options: WithBudg
       message: `the monthly provider budget is used up; it renews at ${outcome.resetAt.toISOString()}`,
     });
   }
+  const callLog = options.callLog;
   return {
     id: provider.id,
     model: provider.model,
     async ask(request: AskRequest): Promise<Answer> {
-      const reservation = request.budgetReservation ?? reserveOrThrow(request);
+      const startedAt = Date.now();
+      let reservation;
+      try {
+        reservation = request.budgetReservation ?? reserveOrThrow(request);
+      } catch (error) {
+        if (callLog !== undefined) recordProviderCall(callLog, provider, request, { error, latencyMs: Date.now() - startedAt });
+        throw error;
+      }
       let answer: Answer;
       try {
         answer = await provider.ask(request);
       } catch (error) {
         // A failed call reports no usage, so it settles at zero and frees its reservation.
-        budget.settle(reservation);
+        const latencyMs = Date.now() - startedAt;
+        budget.settle(reservation, {}, callLog === undefined ? undefined : () => recordProviderCall(callLog, provider, request, { error, latencyMs }));
         throw error;
       }
-      budget.settle(reservation, { model: answer.model, usage: answer.usage });
+      budget.settle(
+        reservation,
+        { model: answer.model, usage: answer.usage },
+        callLog === undefined ? undefined : () => recordProviderCall(callLog, provider, request, { answer }),
+      );
       return answer;
     },
   };
