@@ -81,7 +81,6 @@ export function explainExtraction(answer: string, options: ExtractBrandsOptions 
 /** Decides on already scored candidates (cross-validation scores each answer once, decides often). */
 export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candidate; features: Features }>, options: ExtractBrandsOptions = {}): Extraction {
   const model = options.model ?? committedWeights();
-  const text = restoreLineBreaks(answer);
   const decisions: CandidateDecision[] = [];
   const mentions: Mention[] = [];
   for (const { candidate, features } of scored) {
@@ -115,9 +114,12 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
   const hints = [options.brand, ...(options.competitors ?? [])].filter(
     (hint): hint is string => hint !== undefined && hint.trim() !== '',
   );
+  let text: string | undefined;
   for (const hint of hints) {
     // an entry already standing for the hint needs no search of the text
     if (named.some((item) => item.entry !== null && entryCoversName(item.entry, hint))) continue;
+    // the text the candidates' offsets refer to, restored only when a hint must be searched for
+    text ??= restoreLineBreaks(answer);
     const match = matcherFor(hint.trim()).find(text);
     if (match === null) continue;
     if (named.some((item) => item.entry !== null && entryCoversName(item.entry, match.matched))) continue;
