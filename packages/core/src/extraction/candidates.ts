@@ -91,7 +91,57 @@ export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
     // Running text: everything not read as a slot (long table cells included).
     for (const part of proseRuns(block, covered)) out.push(part);
   }
+  return splitMergedRuns(out);
+}
+
+/**
+ * Two names written next to each other read as one capitalised run once markdown and line breaks
+ * are lost ("Acme Cloud Globex Drive", "Acme Acme Cloud"). A run is cut where both sides stand
+ * alone elsewhere in the same answer, or where a word is repeated at once.
+ */
+function splitMergedRuns(candidates: Candidate[]): Candidate[] {
+  const keyOf = (value: string): string => value.toLowerCase().replace(/['’]s$/u, '').replace(/[^\p{L}\p{N}]+/gu, '');
+  const counts = new Map<string, number>();
+  for (const candidate of candidates) {
+    // only where a capital says "name": slots, and runs inside a sentence
+    if (candidate.slot === 'prose' && atSentenceStart(candidate.block.text, candidate.from)) continue;
+    counts.set(keyOf(candidate.surface), (counts.get(keyOf(candidate.surface)) ?? 0) + 1);
+  }
+  const out: Candidate[] = [];
+  for (const candidate of candidates) {
+    const cut = candidate.slot === 'prose' ? mergedRunCut(candidate, (value) => (counts.get(keyOf(value)) ?? 0) > 0) : undefined;
+    if (cut === undefined) {
+      out.push(candidate);
+      continue;
+    }
+    const text = candidate.block.text;
+    const left = text.slice(candidate.from, cut[0]);
+    const right = text.slice(cut[1], candidate.to);
+    out.push({ ...candidate, surface: left, to: cut[0] });
+    out.push({ ...candidate, surface: right, start: candidate.block.offsets[cut[1]] ?? candidate.start, from: cut[1], sentenceStart: false, dropped: [] });
+  }
   return out;
+}
+
+/** Where a merged run splits in two (end of the left part, start of the right part), if anywhere. */
+function mergedRunCut(candidate: Candidate, standsAlone: (value: string) => boolean): [number, number] | undefined {
+  const text = candidate.block.text;
+  const words = [...text.slice(candidate.from, candidate.to).matchAll(/\S+/gu)].map((match) => ({
+    word: match[0],
+    from: candidate.from + match.index,
+    to: candidate.from + match.index + match[0].length,
+  }));
+  if (words.length < 2) return undefined;
+  for (let index = 1; index < words.length; index += 1) {
+    const before = words[index - 1];
+    const at = words[index];
+    if (before === undefined || at === undefined) continue;
+    if (before.word.toLowerCase() === at.word.toLowerCase()) return [before.to, at.from];
+    const left = text.slice(candidate.from, before.to);
+    const right = text.slice(at.from, candidate.to);
+    if (standsAlone(left) && standsAlone(right)) return [before.to, at.from];
+  }
+  return undefined;
 }
 
 function candidate(block: TextBlock, slot: Slot, part: Part, formatted: boolean, plainHead: boolean, url?: string): Candidate {

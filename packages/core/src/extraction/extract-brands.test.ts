@@ -116,6 +116,19 @@ describe('candidates', () => {
       ['The Home Depot', false],
     ]);
   });
+
+  it('cuts a run where two names met once line breaks were lost, and only where both stand alone elsewhere', () => {
+    const flat = 'We tried Zorblax Cloud Quenty Drive for backups. For photos, pick Quenty Drive over Zorblax Cloud. Our pick is Zorblax Zorblax Cloud Pro. Apple Music Spotify Premium sounds fine.';
+    const surfaces = readCandidates(readBlocks(flat)).map((candidate) => candidate.surface);
+    expect(surfaces).toContain('Zorblax Cloud');
+    expect(surfaces).toContain('Quenty Drive');
+    expect(surfaces).not.toContain('Zorblax Cloud Quenty Drive');
+    // a word written twice at once: the first is a name of its own
+    expect(surfaces).toContain('Zorblax Cloud Pro');
+    expect(surfaces).not.toContain('Zorblax Zorblax Cloud Pro');
+    // neither side stands alone elsewhere: the run stays whole
+    expect(surfaces).toContain('Apple Music Spotify Premium');
+  });
 });
 
 describe('extractBrands', () => {
