@@ -30,7 +30,7 @@ export function expandFeatures(features: Features): Features {
 
 /** Context words taken as features: only everyday ones (the 1,000 commonest of a language), never names. */
 const CONTEXT_WORD_RANK = 1000;
-const KNOWN_FEATURES = /^(?:list:(?!some_label_words|business_word|plan_suffix_last|feature_noun_last)|gaz:|common:(?:single|all))/u;
+const KNOWN_FEATURES = /^(?:list:(?!some_label_words|business_word|plan_suffix_last|feature_noun_last)|gaz:(?!known_brand)|common:(?:single|all))/u;
 const SUPERLATIVES = new Set(['best', 'top', 'most', 'great', 'ideal', 'cheapest', 'fastest', 'mejor', 'mejores', 'melhor', 'melhores', 'meilleur', 'meilleure', 'beste', 'bester', 'bestes', 'ideal', 'ideales']);
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+.-]*/gu;
@@ -218,6 +218,11 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   else set('common:fraction', common / Math.max(folded.length, 1));
   if (ranks.some((rank) => rank !== undefined && rank < 1000)) set('common:very_common_word');
   if (context.lowerText.includes(` ${folded.join(' ')} `)) set('written_lower_elsewhere');
+
+  // a brand a maintained collection knows (simple-icons): strong evidence unless it is also an everyday word
+  const compact = (value: string): string => value.replace(/[^\p{L}\p{N}]+/gu, '');
+  if (k.knownBrands.has(compact(whole))) set(words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
+  else if (words.length > 1 && ranks[0] === undefined && k.knownBrands.has(compact(firstWord))) set('gaz:known_brand_first_word');
 
   // context around it
   const before = wordsBefore(candidate, 3);

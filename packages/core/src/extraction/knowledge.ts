@@ -1,5 +1,5 @@
-// Context knowledge as data: places, given names and surnames, nationalities, units and everyday
-// words (gazetteer.json, generated from maintained packages) and our reviewed word lists
+// Context knowledge as data: places, given names and surnames, nationalities, units, brands a
+// maintained collection knows and everyday words (gazetteer.json, generated from maintained packages) and our reviewed word lists
 // (terms.json). Loaded once, on first use.
 
 import { readFileSync } from 'node:fs';
@@ -15,6 +15,8 @@ export interface Knowledge {
   surnames: ReadonlySet<string>;
   demonyms: ReadonlySet<string>;
   units: ReadonlySet<string>;
+  /** Compact keys (lower-case letters and digits) of brands a maintained collection knows (simple-icons). */
+  knownBrands: ReadonlySet<string>;
   /** Everyday words of en, es, pt, fr, de: word → best (lowest) frequency rank in any of them. */
   commonRank: ReadonlyMap<string, number>;
   /** The 10,000 commonest words of English and Spanish (the languages brand names most often borrow from). */
@@ -63,6 +65,7 @@ interface GazetteerFile {
   surnames: string[];
   demonyms: string[];
   units: string[];
+  knownBrands: string[];
   commonWords: Record<string, string[]>;
 }
 
@@ -103,6 +106,7 @@ export function knowledge(): Knowledge {
     surnames: set(gazetteer.surnames),
     demonyms: set(gazetteer.demonyms),
     units: set(gazetteer.units),
+    knownBrands: new Set(gazetteer.knownBrands.map((name) => fold(name).replace(/[^\p{L}\p{N}]+/gu, '')).filter((key) => key.length > 1)),
     commonRank,
     lists,
     cues,
