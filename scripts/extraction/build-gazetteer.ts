@@ -52,6 +52,7 @@ const givenNames = new Set<string>();
 const surnames = new Set<string>();
 const demonyms = new Set<string>();
 const units = new Set<string>();
+const organisations = new Set<string>();
 for (const [word, tags] of Object.entries(lexicon)) {
   const list = Array.isArray(tags) ? tags : [tags];
   if (list.some((tag) => tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName')) givenNames.add(word);
@@ -59,6 +60,8 @@ for (const [word, tags] of Object.entries(lexicon)) {
   if (list.some((tag) => tag === 'City' || tag === 'Country' || tag === 'Region' || tag === 'Place')) bigPlaces.add(word);
   if (list.includes('Demonym')) demonyms.add(word);
   if (list.includes('Unit')) units.add(word);
+  // its organisations are companies and brands (AT&T, Adidas, Airbnb); abbreviations such as "inc" are not
+  if (list.includes('Organization') && !list.includes('Abbreviation') && word.length > 2) organisations.add(word);
 }
 
 // The package's index needs lodash, which it does not declare; its word files are read directly.
@@ -70,10 +73,11 @@ const commonWords: Record<string, string[]> = {};
 // Kept in frequency order: a word's index is its rank.
 for (const [code, name] of Object.entries(LANGUAGES)) commonWords[code] = [...new Set(getWordsList(name, 10_000).map(fold).filter((word) => word !== ''))];
 
-// Known brands: the titles and aliases of simple-icons (read from its data file; no icon is used).
+// Known brands: compromise's organisations, and the titles and aliases of simple-icons (read from its data
+// file; no icon is used).
 interface Icon { title: string; aliases?: { aka?: string[]; dup?: Array<{ title: string }>; loc?: Record<string, string> } }
 const iconsFile = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../node_modules/simple-icons/data/simple-icons.json'), 'utf8')) as Icon[] | { icons: Icon[] };
-const knownBrands = new Set<string>();
+const knownBrands = new Set<string>(organisations);
 for (const icon of Array.isArray(iconsFile) ? iconsFile : iconsFile.icons) {
   knownBrands.add(icon.title);
   for (const name of icon.aliases?.aka ?? []) knownBrands.add(name);
