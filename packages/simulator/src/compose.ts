@@ -19,6 +19,8 @@ export interface ComposeInput {
   readonly seed: number;
   /** How many times this (prompt, model) was answered before (0 for the first call). */
   readonly counter: number;
+  /** Brand mention rates set on the simulator (lower-cased name -> probability of being named per answer). */
+  readonly brandRates?: ReadonlyMap<string, number> | undefined;
 }
 
 export interface ComposedAnswer {
@@ -56,6 +58,7 @@ export function composeAnswer(input: ComposeInput): ComposedAnswer {
     isFallback: !matched,
     categoryName: matched ? matched.name[language] : inventedCategoryName(input.prompt, phrase, language),
     region: detectRegion(input.prompt),
+    brandRates: input.brandRates,
   };
   const answer = {
     recognition: recognitionAnswer,

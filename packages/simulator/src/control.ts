@@ -58,6 +58,18 @@ export async function handleControl(request: IncomingMessage, response: ServerRe
       state.latencyMs = ms;
       return sendJson(response, 200, { latencyMs: ms });
     }
+    case 'POST brand-rate': {
+      const body = await readJson(request);
+      if ('error' in body) return controlError(response, 400, body.error);
+      const value = typeof body.value === 'object' && body.value !== null ? (body.value as Record<string, unknown>) : {};
+      const brand = value['brand'];
+      const rate = value['rate'];
+      if (typeof brand !== 'string' || brand.trim() === '' || !(rate === null || (typeof rate === 'number' && rate >= 0 && rate <= 1))) {
+        return controlError(response, 400, 'send {"brand": "<name>", "rate": <0..1, or null to clear>}');
+      }
+      state.setBrandRate(brand, rate === null ? undefined : rate);
+      return sendJson(response, 200, { brandRates: Object.fromEntries(state.brandRates) });
+    }
     case 'POST reset':
       state.reset();
       return sendJson(response, 200, { ok: true });

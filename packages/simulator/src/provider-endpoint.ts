@@ -77,7 +77,7 @@ export async function handleProviderCall(
     text = structured.text;
   } else {
     const counter = state.nextCounter(format.provider, call.model, call.prompt);
-    text = composeAnswer({ prompt: call.prompt, model: call.model, provider: format.provider, seed: state.seed, counter }).text;
+    text = composeAnswer({ prompt: call.prompt, model: call.model, provider: format.provider, seed: state.seed, counter, brandRates: state.brandRates }).text;
   }
   // A structured answer cut by the token limit is broken JSON, as a real vendor's would be.
   const limited = call.maxOutputTokens === undefined ? { text, truncated: false } : truncateToTokens(text, call.maxOutputTokens);

@@ -16,6 +16,11 @@ export interface RankingInput {
   readonly count: number;
   readonly region: Market | undefined;
   readonly language: PromptLanguage;
+  /**
+   * Brands whose mention rate the test (or demo) has set, by lower-cased name: each answer names such a
+   * brand with exactly that probability, drawn per call, whatever its preference (state.ts `setBrandRate`).
+   */
+  readonly brandRates?: ReadonlyMap<string, number> | undefined;
 }
 
 interface ScoredBrand {
@@ -61,10 +66,34 @@ export function chooseBrands(input: RankingInput): WorldBrand[] {
   const random = seededRandom(input.seed, 'pick', input.provider, family, input.prompt, input.counter);
   const chosen = [...order.slice(0, coreSize), ...weightedSample(random, order.slice(coreSize), count - coreSize)];
   // Jitter comparable to the gap between neighbours swaps nearby names without upending the list.
-  return chosen
+  const ranked = chosen
     .map((entry) => ({ brand: entry.brand, sortKey: entry.score + random() * 0.3 }))
     .sort((left, right) => right.sortKey - left.sortKey)
     .map((entry) => entry.brand);
+  return applyBrandRates(ranked, order, input, family);
+}
+
+/**
+ * A brand with a set rate is named in an answer with that probability, independently per call (its own draw,
+ * so the other brands' picks do not move): kept or put in where the preference order places it, or left out.
+ */
+function applyBrandRates(ranked: WorldBrand[], order: readonly ScoredBrand[], input: RankingInput, family: string): WorldBrand[] {
+  const rates = input.brandRates;
+  if (rates === undefined || rates.size === 0) return ranked;
+  let result = ranked;
+  for (const { brand } of order) {
+    const rate = rates.get(brand.name.toLowerCase());
+    if (rate === undefined) continue;
+    const named = unitHash(input.seed, 'brand-rate', input.provider, family, input.prompt, input.counter, brand.name) < rate;
+    const present = result.includes(brand);
+    if (named && !present) {
+      const slot = Math.floor(unitHash(input.seed, 'brand-rate-slot', input.provider, family, input.prompt, input.counter, brand.name) * (result.length + 1));
+      result = [...result.slice(0, slot), brand, ...result.slice(slot)];
+    } else if (!named && present) {
+      result = result.filter((entry) => entry !== brand);
+    }
+  }
+  return result;
 }
 
 function weightedSample(random: Random, pool: readonly ScoredBrand[], count: number): ScoredBrand[] {

@@ -60,6 +60,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setLatency: (ms: number) => {
       state.latencyMs = Math.max(0, ms);
     },
+    setBrandRate: (brand: string, rate: number | undefined) => state.setBrandRate(brand, rate),
     reset: () => state.reset(),
     close: () => {
       // Hanging and delayed requests hold sockets open; destroy them so close() cannot hang.

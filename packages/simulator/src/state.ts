@@ -10,6 +10,8 @@ export class SimulatorState {
   latencyMs: number;
   private log: RecordedRequest[] = [];
   private readonly counters = new Map<string, number>();
+  /** Brands whose mention rate was set (lower-cased name -> probability per answer): shifts the world for tests. */
+  readonly brandRates = new Map<string, number>();
 
   constructor(
     readonly seed: number,
@@ -44,11 +46,23 @@ export class SimulatorState {
     return counter;
   }
 
+  /** Sets (or, with undefined, clears) the probability that an answer names the brand. */
+  setBrandRate(brand: string, rate: number | undefined): void {
+    const key = brand.trim().toLowerCase();
+    if (rate === undefined) {
+      this.brandRates.delete(key);
+      return;
+    }
+    if (!(rate >= 0 && rate <= 1)) throw new RangeError(`a brand rate is a probability from 0 to 1, got ${rate}`);
+    this.brandRates.set(key, rate);
+  }
+
   /** Back to a fresh simulator with the same seed: same answers replay from the first call. */
   reset(): void {
     this.log = [];
     this.faults.clear();
     this.counters.clear();
+    this.brandRates.clear();
     this.latencyMs = this.initialLatencyMs;
   }
 }

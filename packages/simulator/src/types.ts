@@ -55,6 +55,11 @@ export interface RunningSimulator {
   injectFaults(faults: FaultSpec[]): void;
   clearFaults(): void;
   setLatency(ms: number): void;
+  /**
+   * Shifts the world: every answer that lists brands of the brand's category names it with this probability
+   * (0 to 1), drawn per call. `undefined` restores the world's own preference.
+   */
+  setBrandRate(brand: string, rate: number | undefined): void;
   /** Forgets requests, faults and the per-prompt call counters, so answers replay from the start. */
   reset(): void;
   close(): Promise<void>;

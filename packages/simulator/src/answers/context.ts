@@ -22,6 +22,8 @@ export interface AnswerContext {
   /** How the answer names the category, in the answer's language. */
   readonly categoryName: string;
   readonly region: Market | undefined;
+  /** Brand mention rates set on the simulator (lower-cased name -> probability), see rank.ts. */
+  readonly brandRates?: ReadonlyMap<string, number> | undefined;
 }
 
 /** The brand's one-liner in the answer's language, with a fallback's `{category}` filled in. */
@@ -42,5 +44,6 @@ export function brandsFor(context: AnswerContext, count: number): WorldBrand[] {
     count,
     region: context.region,
     language: context.language,
+    brandRates: context.brandRates,
   });
 }
