@@ -20,3 +20,15 @@ export { McpRunRepository, UNFINISHED_MCP_RUN_STATUSES } from './mcp-run-reposit
 export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 export { openStore } from './store.js';
 export type { OpenStoreOptions, Store } from './store.js';
+export { WatchRepository } from './watch-repository.js';
+export type {
+  ManualRunStart,
+  NewWatchRun,
+  RunProviderRecord,
+  WatchAlertRecord,
+  WatchAlertTryRecord,
+  WatchAnswerRecord,
+  WatchPatch,
+  WatchRecord,
+  WatchRunRecord,
+} from './watch-repository.js';

@@ -13,6 +13,7 @@ import { RateLimitRepository } from './rate-limit-repository.js';
 import { SignInRepository } from './sign-in-repository.js';
 import { Repository } from './repository.js';
 import { TokenRepository } from './token-repository.js';
+import { WatchRepository } from './watch-repository.js';
 
 const require = createRequire(import.meta.url);
 let driver: typeof BetterSqlite3Type | undefined;
@@ -57,6 +58,8 @@ export interface Store {
   readonly tokenRepository: TokenRepository;
   /** Measurements started through the MCP tools. */
   readonly mcpRunRepository: McpRunRepository;
+  /** Watches (tracking over time), their runs, answers and alerts. */
+  readonly watchRepository: WatchRepository;
   /** Schema versions applied while opening (empty when it was already current). */
   readonly appliedMigrations: readonly number[];
   close(): void;
@@ -95,6 +98,7 @@ export function openStore(options: OpenStoreOptions): Store {
       signInRepository: new SignInRepository(database),
       tokenRepository: new TokenRepository(database),
       mcpRunRepository: new McpRunRepository(database),
+      watchRepository: new WatchRepository(database),
       appliedMigrations,
       close() {
         if (closed) return;
