@@ -17,7 +17,7 @@ function percent(rate: number): string {
 /** One change in one sentence. */
 export function describeChange(change: WatchChange, brand: string): string {
   const where = change.provider === 'overall' ? 'across all providers' : `on ${change.provider}`;
-  const evidence = `(95% intervals ${percent(change.fromInterval[0])}–${percent(change.fromInterval[1])} before, ${percent(change.toInterval[0])}–${percent(change.toInterval[1])} now; p = ${change.pValue})`;
+  const evidence = `(95% intervals ${percent(change.fromInterval[0])}–${percent(change.fromInterval[1])} before, ${percent(change.toInterval[0])}–${percent(change.toInterval[1])} now; ${change.pValue < 0.0001 ? 'p < 0.0001' : `p = ${change.pValue}`})`;
   if (change.kind === 'new_competitor') {
     return `New competitor ${change.competitor ?? ''} ${where}: named in ${percent(change.to)} of answers, never in the runs before ${evidence}.`;
   }

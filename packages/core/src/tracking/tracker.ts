@@ -412,7 +412,9 @@ export class WatchTracker {
       // The retry waits in this process; another process (or the next start) picks it up from the store otherwise.
       const timer = setTimeout(() => {
         this.timers.delete(timer);
-        void this.dispatchAlerts().catch((error: unknown) => log.error('watch alert retry failed', { error }));
+        const pass = this.dispatchAlerts().catch((error: unknown) => log.error('watch alert retry failed', { error }));
+        this.alertsInFlight.add(pass);
+        void pass.finally(() => this.alertsInFlight.delete(pass));
       }, delay);
       timer.unref();
       this.timers.add(timer);
