@@ -15,6 +15,7 @@ import {
   SECOND_OPINION_MAX_OUTPUT_TOKENS,
   SECOND_OPINION_TIMEOUT_MS,
   withBudget,
+  WatchTracker,
   type BrandExtractor,
   type Budget,
   type Config,
@@ -41,6 +42,8 @@ export interface Runtime {
   readonly sessionSecret: string;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
   readonly simulator: RunningSimulator | undefined;
+  /** Runs watches (tracking over time); the server starts its scheduler, the CLI ticks it once. Stopped by close(). */
+  readonly watchTracker: WatchTracker;
   close(): Promise<void>;
 }
 
@@ -73,6 +76,18 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     for (const [id, provider] of adapters) lineup.set(id, withBudget(provider, budget, { callLog: store.repository }));
     const brandExtractor = createBrandExtractor(config, budget, store, logger);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: defaultFromAddress(config.baseUrl) });
+    const watchTracker = new WatchTracker({
+      watchRepository: store.watchRepository,
+      lineup,
+      brandExtractor,
+      mode: config.providerMode,
+      budget,
+      mailer,
+      baseUrl: config.baseUrl,
+      hostMap: config.crawlHostMap,
+      logger: logger.child({ component: 'tracking' }),
+      concurrencyPerProvider: config.providerConcurrency,
+    });
     const runningSimulator = simulator;
     let closing: Promise<void> | undefined;
     return {
@@ -85,8 +100,11 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       mailer,
       sessionSecret,
       simulator,
+      watchTracker,
       close() {
         closing ??= (async () => {
+          // Runs stop before the providers and the store go: their answers so far are stored, they resume later.
+          await watchTracker.stop();
           await runningSimulator?.close();
           store.close();
         })();

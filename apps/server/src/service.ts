@@ -1,7 +1,7 @@
 import { reportUrl } from './site/report-access.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, StartAuditDependencies, Store } from '@visibility/core';
+import type { Budget, Config, Logger, Provider, ProviderId, RateLimiter, StartAuditDependencies, Store, WatchTracker } from '@visibility/core';
 import type { RunningSimulator } from '@visibility/simulator';
 import { createApp } from './app.js';
 import { authRoutes } from './auth/auth-routes.js';
@@ -12,6 +12,7 @@ import { mcpRoutes } from './mcp/mcp-routes.js';
 import { mapRoutes } from './rest/map-routes.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { tokenRoutes } from './rest/token-routes.js';
+import { watchRoutes } from './rest/watch-routes.js';
 import { siteRoutes } from './site/site-routes.js';
 import { createStaticSite } from './site/static-site.js';
 import type { RouteContext } from './route-context.js';
@@ -28,6 +29,8 @@ export interface RunningService {
   readonly rateLimiter: RateLimiter;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
   readonly simulator: RunningSimulator | undefined;
+  /** Runs watches; its scheduler ticks every minute unless started with watchScheduler: false. */
+  readonly watchTracker: WatchTracker;
   /** Stops accepting, lets in-flight requests finish (up to graceMs), then closes everything. */
   close(graceMs?: number): Promise<void>;
 }
@@ -58,6 +61,8 @@ export interface StartServiceOptions {
   httpTimeouts?: Partial<HttpTimeouts> | undefined;
   /** The crawler POST /api/audit uses (tests inject one with a scripted DNS resolver). */
   crawl?: StartAuditDependencies['crawl'];
+  /** false: the watch scheduler does not tick by itself (tests drive it with runtime.watchTracker.tick). */
+  watchScheduler?: boolean | undefined;
 }
 
 /** Composition root: config -> store, lineup -> Express app -> listening HTTP server. */
@@ -79,6 +84,7 @@ export async function startService(config: Config, logger: Logger, options: Star
         mcp.router,
         authRoutes(context),
         tokens.router,
+        watchRoutes(context, runtime.watchTracker, { crawl: options.crawl }),
         discoveryRoutes(context),
         siteRoutes(context, site, buyerQuestionMaps.dependencies),
       ],
@@ -127,6 +133,8 @@ export async function startService(config: Config, logger: Logger, options: Star
     buyerQuestionMaps.resume();
     // After the map jobs resumed: runs a killed process left auditing fail; runs left mapping follow their map.
     await mcp.recover();
+    // Due watches run, and runs a stopped or killed process left resume once their lease has run out.
+    if (options.watchScheduler !== false) runtime.watchTracker.start();
     const port = (server.address() as AddressInfo).port;
     const url = `http://localhost:${port}`;
 
@@ -149,10 +157,11 @@ export async function startService(config: Config, logger: Logger, options: Star
       budget,
       rateLimiter,
       simulator,
+      watchTracker: runtime.watchTracker,
       close(graceMs = 10_000) {
         closing ??= (async () => {
           // Map jobs stop with the server (their waiting POSTs answer the running state) and before the store closes.
-          await Promise.all([buyerQuestionMaps.stop(graceMs), mcp.stop(graceMs), stopServer(server, graceMs)]);
+          await Promise.all([buyerQuestionMaps.stop(graceMs), mcp.stop(graceMs), runtime.watchTracker.stop(graceMs), stopServer(server, graceMs)]);
           await runtime.close();
           logger.info('stopped');
         })();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig } from '@visibility/core';
-import { startService, type RunningService } from '../service.js';
+import { startService, type RunningService, type StartServiceOptions } from '../service.js';
 
 export interface TestService {
   service: RunningService;
@@ -13,11 +13,11 @@ export interface TestService {
 }
 
 /** Starts the real service on a free port with its own DATA_DIR; stop() removes it all. */
-export async function startTestService(environment: Record<string, string> = {}, dataDir?: string): Promise<TestService> {
+export async function startTestService(environment: Record<string, string> = {}, dataDir?: string, options: StartServiceOptions = {}): Promise<TestService> {
   const folder = dataDir ?? mkdtempSync(join(tmpdir(), 'visibility-test-'));
   const logLines: string[] = [];
   const config = loadConfig({ PORT: '0', DATA_DIR: folder, BASE_URL: 'http://visibility.test', ...environment });
-  const service = await startService(config, createLogger({ level: 'info', write: (line) => logLines.push(line) }));
+  const service = await startService(config, createLogger({ level: 'info', write: (line) => logLines.push(line) }), options);
   return {
     service,
     url: service.url.replace('localhost', '127.0.0.1'),

@@ -67,6 +67,7 @@ export class WatchTracker {
   private readonly timers = new Set<NodeJS.Timeout>();
   private interval: NodeJS.Timeout | undefined;
   private stopping = false;
+  private stopped: Promise<void> | undefined;
   private ticking: Promise<unknown> | undefined;
 
   constructor(readonly dependencies: TrackingDependencies) {
@@ -197,8 +198,12 @@ export class WatchTracker {
    * Stops ticking and taking answers; calls in flight get `graceMs`, then are cut. Runs stay `running` with
    * their lease released, so the next start (here or in another process) takes them over at once.
    */
-  async stop(graceMs = 10_000): Promise<void> {
-    if (this.stopping) return;
+  stop(graceMs = 10_000): Promise<void> {
+    this.stopped ??= this.halt(graceMs);
+    return this.stopped;
+  }
+
+  private async halt(graceMs: number): Promise<void> {
     this.stopping = true;
     if (this.interval !== undefined) clearInterval(this.interval);
     for (const timer of this.timers) clearTimeout(timer);
