@@ -18,7 +18,7 @@ describe('/openapi.json', () => {
     expect(document.security).toEqual([]);
   });
 
-  it('describes the seven public operations and nothing private', () => {
+  it('describes the seven public operations, the watch operations and nothing private', () => {
     const operationIds: string[] = [];
     for (const pathItem of Object.values(document.paths) as any[]) {
       for (const method of ['get', 'post', 'put', 'delete', 'patch']) if (pathItem[method]) operationIds.push(pathItem[method].operationId);
@@ -32,19 +32,35 @@ describe('/openapi.json', () => {
         'runRepeatedBuyerQuestion',
         'startBuyerQuestionMap',
         'startVisibilityAudit',
+        'createWatch',
+        'listWatches',
+        'getWatch',
+        'updateWatch',
+        'deleteWatch',
+        'runWatchNow',
+        'getWatchRun',
+        'getWatchHistory',
       ].sort(),
     );
     expect(Object.keys(document.paths).some((path) => path.includes('account') || path.includes('auth'))).toBe(false);
   });
 
-  it('offers the sessionCookie scheme only on startBuyerQuestionMap and getVisibilityAudit, where it stays optional', () => {
+  it('offers the sessionCookie scheme optionally on startBuyerQuestionMap and getVisibilityAudit, and requires it on every watch operation only', () => {
     expect(document.components.securitySchemes.sessionCookie).toEqual(
       expect.objectContaining({ type: 'apiKey', in: 'cookie', name: 'sb-access-token' }),
     );
     const fanoutMap = document.paths['/api/audit/{auditId}/fanout-map'];
     expect(fanoutMap.post.security).toEqual([{}, { sessionCookie: [] }]);
     expect(document.paths['/api/audit/{auditId}'].get.security).toEqual([{}, { sessionCookie: [] }]);
-    const others = JSON.stringify({ ...document.paths, '/api/audit/{auditId}/fanout-map': { get: fanoutMap.get }, '/api/audit/{auditId}': {} });
+    const watchPaths = Object.keys(document.paths).filter((path) => path.startsWith('/api/watches'));
+    expect(watchPaths.length).toBe(5);
+    for (const path of watchPaths) {
+      for (const method of ['get', 'post', 'patch', 'delete']) {
+        if (document.paths[path][method]) expect(document.paths[path][method].security).toEqual([{ sessionCookie: [] }]);
+      }
+    }
+    const public_ = Object.fromEntries(Object.entries(document.paths).filter(([path]) => !path.startsWith('/api/watches')));
+    const others = JSON.stringify({ ...public_, '/api/audit/{auditId}/fanout-map': { get: fanoutMap.get }, '/api/audit/{auditId}': {} });
     expect(others).not.toContain('sessionCookie');
   });
 

@@ -11,6 +11,7 @@ import {
   RepeatRequestSchema,
   RepeatResponseSchema,
 } from '@visibility/core';
+import { WATCH_PATHS, WATCH_SCHEMAS } from './watch-openapi.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -103,7 +104,8 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
       description:
         'Every operation answers without an account, an API key or a session cookie, except re-running an existing buyer-question map. ' +
         'Every measurement costs money at the model providers, so all operations share strict per-caller limits and one monthly provider budget. ' +
-        'Treat 429 and 503 as ordinary states: both carry a `code` and a `hint`. Errors are always JSON.',
+        'Treat 429 and 503 as ordinary states: both carry a `code` and a `hint`. Errors are always JSON. ' +
+        'Watches (tracking a brand over time) belong to a signed-in account: those operations need the session cookie.',
       license: { name: 'MIT', identifier: 'MIT' },
       contact: { name: 'AI Visibility', url: `${baseUrl}/contact` },
     },
@@ -112,6 +114,7 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
     tags: [
       { name: 'measurements', description: 'Live measurements against model providers.' },
       { name: 'embeds', description: 'Embeddable results.' },
+      { name: 'tracking', description: 'Watches: a brand re-measured on a schedule, its trend with intervals and the changes that are real (signed-in owner).' },
     ],
     paths: {
       '/api/tools/repeat': {
@@ -246,15 +249,16 @@ export function buildOpenApiDocument(baseUrl: string): JsonObject {
           },
         },
       },
+      ...WATCH_PATHS,
     },
     components: {
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...WATCH_SCHEMAS },
       securitySchemes: {
         sessionCookie: {
           type: 'apiKey',
           in: 'cookie',
           name: 'sb-access-token',
-          description: 'Set by signing in on the site; needed only to re-run an existing buyer-question map.',
+          description: 'Set by signing in on the site; needed to re-run an existing buyer-question map and for watches.',
         },
       },
     },
