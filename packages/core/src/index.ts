@@ -344,6 +344,7 @@ export {
   publicPoint,
   runView,
   runWatchNow,
+  startRunNow,
   TrackingError,
   twoProportionTest,
   updateWatch,

@@ -29,6 +29,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runCredits } = await import('./credits.js');
       return runCredits(rest);
     }
+    case 'watch': {
+      const { runWatchCommand } = await import('./watch.js');
+      return runWatchCommand(rest);
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -14,6 +14,8 @@ Commands:
                                 the full audit: crawl, buyer questions, every provider sampled (startVisibilityAudit)
   credits grant <email> <n>     add n credits to an account (creating it); prints the new balance.
                                 Exit 0 done, 2 bad email or n, 78 bad configuration
+  watch add|list|run|history|run-due …
+                                track a brand over time (docs/tracking.md); \`visibility watch --help\`
 
 repeat, check and audit run against the configured lineup (the demo simulator when no key is set) and
 spend the monthly budget. Progress goes to stderr; stdout carries the result: a readable summary,

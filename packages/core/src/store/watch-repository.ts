@@ -294,16 +294,19 @@ export class WatchRepository extends SqlRepository {
    * Starts a run asked for now by the owner, spending one credit in the same transaction: joins the running
    * one instead (no credit) when there is one.
    */
-  async startManualRun(start: { run: NewWatchRun; chargedEmail: string; now: string }): Promise<ManualRunStart> {
+  async startManualRun(start: { run: NewWatchRun; chargedEmail: string | null; now: string }): Promise<ManualRunStart> {
     return this.transaction(() => {
       const busy = this.statement(`SELECT ${RUN_COLUMNS} FROM watch_runs WHERE watch_id = ? AND status = 'running'`).get(start.run.watchId) as Row | undefined;
       if (busy !== undefined) return { outcome: 'joined' as const, run: toRun(busy) };
-      const spent = this.statement('UPDATE accounts SET credits = credits - 1, updated_at = ? WHERE email = ? AND credits > 0').run(
-        start.now,
-        start.chargedEmail.toLowerCase(),
-      );
-      if (spent.changes !== 1) return { outcome: 'no_credits' as const };
-      this.insertRun(start.run, 'manual', null, start.chargedEmail.toLowerCase());
+      // No charged address: the operator's run from the CLI, which spends no credit.
+      if (start.chargedEmail !== null) {
+        const spent = this.statement('UPDATE accounts SET credits = credits - 1, updated_at = ? WHERE email = ? AND credits > 0').run(
+          start.now,
+          start.chargedEmail.toLowerCase(),
+        );
+        if (spent.changes !== 1) return { outcome: 'no_credits' as const };
+      }
+      this.insertRun(start.run, 'manual', null, start.chargedEmail?.toLowerCase() ?? null);
       return { outcome: 'started' as const, run: this.runSync(start.run.id) as WatchRunRecord };
     });
   }

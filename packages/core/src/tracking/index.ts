@@ -15,6 +15,7 @@ export {
   publicPoint,
   runView,
   runWatchNow,
+  startRunNow,
   updateWatch,
   watchView,
 } from './operations.js';

@@ -163,8 +163,12 @@ export async function runView(tracker: WatchTracker, run: WatchRunRecord): Promi
  * skipped (no credit spent).
  */
 export async function runWatchNow(tracker: WatchTracker, ownerEmail: string, watchId: string): Promise<{ run: WatchRun; joined: boolean }> {
+  return startRunNow(tracker, await findOwnedWatch(tracker, ownerEmail, watchId), ownerEmail);
+}
+
+/** Starts (or joins) a run of the watch now; `chargedEmail` null is the operator's run (CLI), which spends no credit. */
+export async function startRunNow(tracker: WatchTracker, record: WatchRecord, chargedEmail: string | null): Promise<{ run: WatchRun; joined: boolean }> {
   const { watchRepository } = tracker.dependencies;
-  const record = await findOwnedWatch(tracker, ownerEmail, watchId);
   const now = (tracker.dependencies.now ?? (() => new Date()))();
   const run = tracker.newRun(record, now);
   const skip = tracker.skipReason(record);
@@ -172,7 +176,7 @@ export async function runWatchNow(tracker: WatchTracker, ownerEmail: string, wat
     const skipped = await watchRepository.recordSkippedRun({ ...run, status: 'skipped', reason: skip }, 'manual');
     return { run: await runView(tracker, skipped), joined: false };
   }
-  const started = await watchRepository.startManualRun({ run, chargedEmail: ownerEmail, now: now.toISOString() });
+  const started = await watchRepository.startManualRun({ run, chargedEmail, now: now.toISOString() });
   if (started.outcome === 'no_credits') {
     throw new TrackingError(402, 'no_credits', 'Your account has no credit left for a run now.', 'Scheduled runs need no credit; ask the operator for credits (visibility credits grant).');
   }
