@@ -1,4 +1,4 @@
-import type { VisibilityRunDependencies } from '@visibility/core';
+import type { VisibilityRunDependencies, WatchTracker } from '@visibility/core';
 
 /** What one MCP session's server needs: the shared run core, who is calling, and what to call itself. */
 export interface McpServerDependencies {
@@ -13,4 +13,9 @@ export interface McpServerDependencies {
   reportUrl(auditId: string): string;
   /** Reported as serverInfo.version. */
   serverVersion: string;
+  /**
+   * Watches for get_visibility_history: the service's tracker, and the signed-in owner of this session (the
+   * session cookie sent when it was opened), or undefined when it is not signed in.
+   */
+  watches?: { tracker: WatchTracker; ownerEmail: string | undefined } | undefined;
 }

@@ -11,13 +11,14 @@ export const MCP_SERVER_NAME = 'ai-visibility';
 /** The server's human title in serverInfo. */
 export const MCP_SERVER_TITLE = 'AI Visibility';
 
-/** Sent in the initialize result: how the two tools fit together, for the model. */
+/** Sent in the initialize result: how the tools fit together, for the model. */
 export const MCP_SERVER_INSTRUCTIONS = [
   'Measures whether AI assistants recommend a brand.',
   'Call start_visibility_check with the brand, its website and its category; it answers a runId at once.',
   'Then call get_visibility_check with that runId: by default it waits up to 45 seconds for the result (reporting progress); call it again while status is not done or failed. A check takes about a minute.',
   'One free check per website domain every 30 days: a second start for the same domain, brand and category returns the earlier measurement (reused: true, with when it was measured); another brand or category for that domain is refused until the quota renews.',
   'Relay the caveats of a result to the user: when mode is "demo" the answers come from a simulator, not real AI models.',
+  "get_visibility_history reads the trend of one of the signed-in user's watches (a brand re-measured on a schedule) and the changes that are real rather than noise.",
 ].join(' ');
 
 /** A new MCP server with the two tools; one per session, as the SDK's streamable-HTTP examples do. */

@@ -4,7 +4,7 @@
 // schema never reach a handler: the SDK answers them as an `isError` result too (SEP-1303, spec 2025-11-25).
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MeasurementError, RequestValidationError, StoreUnavailableError, VisibilityRunError, type Logger } from '@visibility/core';
+import { MeasurementError, RequestValidationError, StoreUnavailableError, TrackingError, VisibilityRunError, type Logger } from '@visibility/core';
 
 /** The `isError` result for a failure thrown by a tool handler. */
 export function toolErrorResult(error: unknown, logger: Logger): CallToolResult {
@@ -14,6 +14,9 @@ export function toolErrorResult(error: unknown, logger: Logger): CallToolResult 
   if (error instanceof VisibilityRunError) {
     const wait = error.retryAfterSeconds === undefined ? '' : ` (retryAfterSeconds: ${error.retryAfterSeconds})`;
     return errorText(error.code, `${error.message} ${error.hint}${wait}`);
+  }
+  if (error instanceof TrackingError) {
+    return errorText(error.code, `${error.message} ${error.hint}`);
   }
   if (error instanceof StoreUnavailableError) {
     return errorText(error.code, `${error.message} Try again in ${error.retryAfterSeconds} seconds.`);

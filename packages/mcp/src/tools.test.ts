@@ -48,7 +48,7 @@ describe('tools/list', () => {
     // The tool list never changes, so the server does not claim it might.
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check']);
+    expect(tools.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check', 'get_visibility_history']);
     const [start, get] = tools;
     expect(start?.inputSchema.required).toEqual(['brand', 'website', 'category']);
     expect(start?.inputSchema.properties?.['brand']).toMatchObject({ type: 'string', maxLength: 80 });

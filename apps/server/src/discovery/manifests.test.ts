@@ -93,7 +93,7 @@ describe('the tools /mcp serves', () => {
     try {
       const listed = (await client.listTools()).tools.map(({ execution: _execution, ...tool }) => tool);
       const described = describeTools(VISIBILITY_TOOLS);
-      expect(described.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check']);
+      expect(described.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check', 'get_visibility_history']);
       expect(JSON.parse(JSON.stringify(listed))).toEqual(described);
 
       const manifest = buildMcpJson(input({ tools: described, serverName: MCP_SERVER_NAME, instructions: MCP_SERVER_INSTRUCTIONS, version: SERVICE_VERSION }));

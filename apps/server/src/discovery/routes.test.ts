@@ -5,7 +5,7 @@ import { SERVER_CARD_MEDIA_TYPE } from './server-card.js';
 
 const BASE_URL = 'http://visibility.test';
 const MCP_URL = `${BASE_URL}/mcp`;
-const TOOL_NAMES = ['get_visibility_check', 'start_visibility_check'];
+const TOOL_NAMES = ['get_visibility_check', 'get_visibility_history', 'start_visibility_check'];
 const PATHS = ['/.well-known/mcp.json', '/.well-known/mcp', '/.well-known/mcp/server-card.json'] as const;
 
 // Runs against the real service once service.ts mounts discoveryRoutes(context); until then there

@@ -305,7 +305,7 @@ describe('sessions are shared fairly between callers', () => {
     const client = new Client({ name: 'second-caller', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(cappedUrl), { requestInit: { headers: { 'x-forwarded-for': '203.0.113.8' } } }));
     clients.push(client);
-    expect((await client.listTools()).tools).toHaveLength(2);
+    expect((await client.listTools()).tools).toHaveLength(3);
 
     // The first caller at its cap: a new session opens, its least recently used one is closed.
     const fiftyFirst = await initializeFrom('198.51.100.7');

@@ -14,6 +14,7 @@ import { escapeHtml } from '@visibility/core';
 import { createMcpServer } from '@visibility/mcp';
 import { ApiError, sendApiError } from '../http/api-error.js';
 import { declaresOversizeBody, jsonReader } from '../http/json-reader.js';
+import { readSession } from '../auth/session.js';
 import { callerKey } from '../rest/caller.js';
 import type { RouteContext } from '../route-context.js';
 import { sendPage } from '../site/pages.js';
@@ -128,7 +129,7 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
       return;
     }
     if (admission.evicted !== undefined) request.log.info('MCP session evicted to make room', { caller, evictedCaller: admission.evicted.callerKey });
-    const session = openSession(caller);
+    const session = openSession(caller, readSession(request, runtime.sessionSecret)?.email);
     sessions.track(session, response);
     await session.server.connect(session.transport);
     // Params that do not fit their method answer -32602, not the SDK's -32603 Internal error.
@@ -186,8 +187,9 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
   };
   router.use(MCP_PATH, handleError);
 
-  function openSession(caller: string): McpSession {
-    const server = createMcpServer({ runs, callerKey: caller, serverVersion: SERVICE_VERSION, reportUrl });
+  function openSession(caller: string, ownerEmail: string | undefined): McpSession {
+    // The signed-in owner of the request that opened the session, for get_visibility_history (watches are private).
+    const server = createMcpServer({ runs, callerKey: caller, serverVersion: SERVICE_VERSION, reportUrl, watches: { tracker: runtime.watchTracker, ownerEmail } });
     // The session exists only once its initialize succeeded; a refused initialize leaves nothing behind.
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

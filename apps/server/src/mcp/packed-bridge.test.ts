@@ -82,7 +82,7 @@ describe('the packed stdio bridge', () => {
     await client.connect(transport);
     try {
       expect(client.getServerVersion()?.version).toBe(STDIO_BRIDGE_PACKAGE.version);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check', 'get_visibility_history']);
       const started = (await client.callTool({ name: 'start_visibility_check', arguments: { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' } })) as CallToolResult;
       expect(started.isError, JSON.stringify(started)).not.toBe(true);
       const runId = (started.structuredContent as { runId: string }).runId;
