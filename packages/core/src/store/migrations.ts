@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { MIGRATION_006_BUYER_QUESTION_MAPS } from './migration-006-buyer-question-maps.js';
-import { MIGRATION_010_WATCHES } from './migration-010-watches.js';
+import { MIGRATION_011_WATCHES } from './migration-011-watches.js';
 
 /** One schema change. Versions are applied once, in order, each in its own transaction. */
 export interface Migration {
@@ -171,7 +171,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mcp_runs_unfinished ON mcp_runs (status) WHERE status IN ('queued', 'auditing', 'mapping');
     `,
   },
-  MIGRATION_010_WATCHES,
+  MIGRATION_011_WATCHES,
 ];
 
 /** The schema version newer code must not be started against, with a clear message. */

@@ -1,7 +1,7 @@
 import type { Migration } from './migrations.js';
 
 /**
- * Version 10: watches (tracking a brand over time, docs/tracking.md), their runs, the answers of each run,
+ * Version 11: watches (tracking a brand over time, docs/tracking.md), their runs, the answers of each run,
  * and the alerts sent for the changes a run found.
  *
  * Plain portable SQL (no STRICT, no SQLite-only functions) so the PostgreSQL adapter can use the same shape.
@@ -12,8 +12,8 @@ import type { Migration } from './migrations.js';
  * is stored the moment it arrives, keyed by (run, question, provider, sample): a resumed run asks only the
  * missing ones. Each alert try is a row of its own.
  */
-export const MIGRATION_010_WATCHES: Migration = {
-  version: 10,
+export const MIGRATION_011_WATCHES: Migration = {
+  version: 11,
   name: 'watches',
   sql: `
     CREATE TABLE watches (
