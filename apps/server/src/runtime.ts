@@ -1,6 +1,7 @@
 import {
   buildLimitPolicies,
   createBudget,
+  createJobRunner,
   createMailer,
   defaultFromAddress,
   createHybridBrandExtractor,
@@ -19,6 +20,7 @@ import {
   type BrandExtractor,
   type Budget,
   type Config,
+  type JobRunner,
   type Logger,
   type Mailer,
   type Provider,
@@ -42,6 +44,12 @@ export interface Runtime {
   readonly sessionSecret: string;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
   readonly simulator: RunningSimulator | undefined;
+  /**
+   * The one job runner (map jobs, MCP runs) with its leases in the store. Routes register their job
+   * kinds; the service starts it once listening (takeover of free jobs, heartbeats) and close() stops it
+   * before the store closes.
+   */
+  readonly jobs: JobRunner;
   /** Runs watches (tracking over time); the server starts its scheduler, the CLI ticks it once. Stopped by close(). */
   readonly watchTracker: WatchTracker;
   close(): Promise<void>;
@@ -76,7 +84,10 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     for (const [id, provider] of adapters) lineup.set(id, withBudget(provider, budget, { callLog: store.repository }));
     const brandExtractor = createBrandExtractor(config, budget, store, logger);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: defaultFromAddress(config.baseUrl) });
+    // Every process on this DATA_DIR shares one host, so a lease whose owner process is gone is free at once.
+    const jobs = createJobRunner({ store: store.jobRepository, logger: logger.child({ component: 'jobs' }), reclaimDeadLocalOwners: true });
     const watchTracker = new WatchTracker({
+      jobs,
       watchRepository: store.watchRepository,
       lineup,
       brandExtractor,
@@ -100,11 +111,13 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
       mailer,
       sessionSecret,
       simulator,
+      jobs,
       watchTracker,
       close() {
         closing ??= (async () => {
-          // Runs stop before the providers and the store go: their answers so far are stored, they resume later.
+          // Watch runs stop before the providers and the store go: their answers so far are stored, they resume later.
           await watchTracker.stop();
+          await jobs.stop();
           await runningSimulator?.close();
           store.close();
         })();

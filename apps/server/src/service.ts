@@ -129,11 +129,11 @@ export async function startService(config: Config, logger: Logger, options: Star
     server.requestTimeout = timeouts.requestTimeoutMs;
     server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
     await listen(server, config.port);
-    // Map jobs a stopped or killed process left running pick up where their stored cells end.
-    buyerQuestionMaps.resume();
-    // After the map jobs resumed: runs a killed process left auditing fail; runs left mapping follow their map.
-    await mcp.recover();
-    // Due watches run, and runs a stopped or killed process left resume once their lease has run out.
+    // The job runner takes over what is free (map jobs pick up where their stored cells end; runs a dead
+    // process left auditing fail, runs left mapping follow their map) and keeps scanning and heartbeating.
+    // Jobs another live instance holds stay with it.
+    await runtime.jobs.start();
+    // Due watches run under the job runner (a run whose process died is taken over like a map job).
     if (options.watchScheduler !== false) runtime.watchTracker.start();
     const port = (server.address() as AddressInfo).port;
     const url = `http://localhost:${port}`;

@@ -250,6 +250,7 @@ export {
   DEFAULT_MAP_WAIT_MS,
   getBuyerQuestionMap,
   MAP_ERROR_CODES,
+  MAP_JOB_KIND,
   MAP_PURPOSE,
   MapError,
   resumeBuyerQuestionMaps,
@@ -287,7 +288,9 @@ export {
   quotaDomain,
   quotaRenewsAt,
   quotaWindowStart,
+  MCP_RUN_JOB_KIND,
   recoverVisibilityRuns,
+  registerVisibilityRunJobs,
   startVisibilityRun,
   VISIBILITY_RUN_ERROR_CODES,
   VisibilityRunError,
@@ -307,6 +310,7 @@ export type {
   VisibilityRunResult,
   VisibilityRunStage,
   VisibilityRunStatus,
+  VisibilityRunTrackerOptions,
   VisibilityRunView,
   VisibilityVerdict,
 } from './mcp-runs/index.js';
@@ -317,7 +321,6 @@ export {
   CHANGE_LEVEL,
   checkWebhookUrl,
   createWatch,
-  DEFAULT_RUN_LEASE_MS,
   DEFAULT_TICK_MS,
   DEFAULT_WATCH_SAMPLES,
   deleteWatch,
@@ -349,6 +352,7 @@ export {
   twoProportionTest,
   updateWatch,
   WATCH_PURPOSE,
+  WATCH_RUN_JOB_KIND,
   WATCH_SCHEDULES,
   watchPageUrl,
   watchView,
@@ -371,3 +375,15 @@ export type {
 } from './tracking/index.js';
 export { WatchRepository } from './store/index.js';
 export type { WatchAlertTryRecord, WatchRecord, WatchRunRecord } from './store/index.js';
+export { JobRepository } from './store/index.js';
+export {
+  createJobRunner,
+  createMemoryJobStore,
+  DEFAULT_JOB_HEARTBEAT_MS,
+  DEFAULT_JOB_LEASE_MS,
+  DEFAULT_JOB_SCAN_BATCH,
+  DEFAULT_JOB_SCAN_MS,
+  JobRunner,
+  processOwner,
+} from './jobs/index.js';
+export type { JobContext, JobKindHandler, JobLease, JobOutcome, JobOwner, JobRecord, JobRunnerOptions, JobStatus, JobStore, JobWork } from './jobs/index.js';

@@ -3,6 +3,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createJobRunner,
+  createVisibilityRunTracker,
   crawlSite,
   INTERRUPTED_REASON,
   parseAuditRequest,
@@ -422,5 +424,37 @@ describe('after a restart', () => {
     expect(finished['buyerQuestionsAsked']).toBe(audit.productFanout?.questions.length);
     // Failed runs do not hold the quota: the domain can be measured again at once.
     expect(structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' })).result)['reused']).toBe(false);
+  });
+});
+
+describe('beside another live process', () => {
+  let testRuns: TestRuns;
+  beforeAll(async () => {
+    testRuns = await startTestRuns();
+  });
+  afterAll(async () => testRuns?.close());
+
+  it('leaves alone a run another live process holds, and takes it over once that lease has run out', async () => {
+    const { runRepository } = testRuns.runs;
+    const jobStore = testRuns.store.jobRepository;
+    // This process's tracker on the shared lease table (as the service wires it).
+    const here = { ...testRuns.runs, tracker: createVisibilityRunTracker({ jobs: createJobRunner({ store: jobStore }) }) };
+    const at = new Date().toISOString();
+    const run = runRepository.claimRun(
+      { id: randomUUID(), domain: 'live-elsewhere.test', mode: 'demo', brand: 'Pipedrive', website: 'https://live-elsewhere.test/', category: 'CRM software', request: {}, createdAt: at },
+      '2000-01-01T00:00:00.000Z',
+    ).run;
+    runRepository.markAuditing(run.id, at);
+    const other = { id: 'other-host/4242/live', host: 'other-host', pid: 4242 };
+    await jobStore.claim('mcp-run', run.id, other, 30_000, Date.now());
+
+    expect(await recoverVisibilityRuns(here)).toEqual({ failed: 0, mapsStarted: 0 });
+    expect(runRepository.getRun(run.id)?.status).toBe('auditing');
+
+    // The other process died 31 s ago: its lease has run out, so this start takes the run over.
+    await jobStore.claim('mcp-run', run.id, other, 30_000, Date.now() - 31_000);
+    expect(await recoverVisibilityRuns(here)).toEqual({ failed: 1, mapsStarted: 0 });
+    expect(runRepository.getRun(run.id)).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
+    await here.tracker.stop(0);
   });
 });

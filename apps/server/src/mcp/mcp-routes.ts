@@ -8,6 +8,7 @@ import {
   type BuyerQuestionMapRunner,
   createVisibilityRunTracker,
   recoverVisibilityRuns,
+  registerVisibilityRunJobs,
   type VisibilityRunDependencies,
 } from '@visibility/core';
 import { escapeHtml } from '@visibility/core';
@@ -78,12 +79,14 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     baseUrl: config.baseUrl,
     crawlHostMap: config.crawlHostMap,
     // The same runner as the REST map routes: one audit's map job runs once, whoever started it.
-    runner: options.mapRunner ?? createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency }),
+    runner: options.mapRunner ?? createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency, jobs: runtime.jobs }),
     runRepository: runtime.store.mcpRunRepository,
     rateLimiter: runtime.rateLimiter,
-    tracker: createVisibilityRunTracker(),
+    tracker: createVisibilityRunTracker({ jobs: runtime.jobs }),
     logger: logger.child({ component: 'mcp' }),
   };
+  // Runs other processes left (a dead owner, a lease given back) are taken over by the job runner with these.
+  registerVisibilityRunJobs(runs);
   const idleMs = options.idleMs ?? config.mcpSessionIdleMs;
   const sessions = new McpSessions({
     maxSessions: options.maxSessions ?? config.mcpMaxSessions,

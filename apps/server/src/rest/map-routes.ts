@@ -35,8 +35,8 @@ const RATE_LIMIT_HEADER_NAMES: ReadonlySet<string> = new Set(['x-ratelimit-remai
 /** The map's routes plus the service-wide job control: resume on start, stop on close. */
 export interface MapRoutes {
   router: Router;
-  /** Resumes the jobs a stopped or killed process left running; returns how many. Call once after listening. */
-  resume(): number;
+  /** Resumes the jobs whose lease is free (a stopped or killed process left them); returns how many. */
+  resume(): Promise<number>;
   /** Stops the jobs (calls in flight get graceMs to finish and be stored); call before the store closes. */
   stop(graceMs?: number): Promise<void>;
   /** The one runner and repositories the site's map button uses too, so one audit never has two runners. */
@@ -59,9 +59,11 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     auditRepository: runtime.store.auditRepository,
     accountRepository: runtime.store.accountRepository,
     mapRepository: runtime.store.mapRepository,
-    runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency }),
+    runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency, jobs: runtime.jobs }),
     logger,
   };
+  // Map jobs other processes left (a dead owner, a lease given back) are taken over with these dependencies.
+  dependencies.runner.register(dependencies);
   const router = Router();
   // An id Express cannot percent-decode ("%", "%E0%A4%A") is an unknown id (404), not a bare 400.
   router.use(literalUndecodableSegments(/^\/api\/audit\/[^/]+\/fanout-map\/?$/i));

@@ -18,6 +18,7 @@ export {
   createBuyerQuestionMapRunner,
   DEFAULT_MAP_CONCURRENCY_PER_PROVIDER,
   DEFAULT_MAP_STOP_GRACE_MS,
+  MAP_JOB_KIND,
 } from './runner.js';
 export type { BuyerQuestionMapRunnerOptions } from './runner.js';
 export type { BuyerQuestionMapLookup, BuyerQuestionMapRead, BuyerQuestionMapReader } from './operations.js';

@@ -438,7 +438,7 @@ describe('durable jobs', () => {
     const gemini = new ScriptedProvider('gemini', 'demo-gemini');
     const restarted = mapDependencies(store, [openai, gemini]);
     expect(await getBuyerQuestionMap(restarted, auditId)).toMatchObject({ status: 'running', progress: { completed: 1, total: 6 } });
-    expect(resumeBuyerQuestionMaps(restarted)).toBe(1);
+    expect(await resumeBuyerQuestionMaps(restarted)).toBe(1);
     await until(() => store.mapRepository.latestCompleteJob(auditId) !== undefined);
     expect(openai.calls.map((call) => call.prompt)).toEqual(QUESTIONS.slice(1));
     expect(gemini.calls.map((call) => call.prompt)).toEqual(QUESTIONS);
@@ -446,7 +446,7 @@ describe('durable jobs', () => {
     expect(map.rows[0]?.cells[0]?.answer).toBe('Pipedrive first.');
     expect(map.summary.answeredCells).toBe(6);
     // Nothing left to resume.
-    expect(resumeBuyerQuestionMaps(mapDependencies(store, [openai, gemini]))).toBe(0);
+    expect(await resumeBuyerQuestionMaps(mapDependencies(store, [openai, gemini]))).toBe(0);
   });
 
   it('on stop, stores the calls in flight that finish, takes no new cell, and resumes the rest', async () => {
@@ -466,11 +466,11 @@ describe('durable jobs', () => {
     expect(store.mapRepository.countCells(auditId, 1)).toBe(2);
     expect(store.mapRepository.runningJob(auditId)).toBeDefined();
     // Stopped runners start nothing.
-    expect(resumeBuyerQuestionMaps(dependencies)).toBe(0);
+    expect(await resumeBuyerQuestionMaps(dependencies)).toBe(0);
 
     const fresh = new ScriptedProvider('openai', 'demo-gpt');
     const restarted = mapDependencies(store, [fresh]);
-    resumeBuyerQuestionMaps(restarted);
+    await resumeBuyerQuestionMaps(restarted);
     await until(() => store.mapRepository.latestCompleteJob(auditId) !== undefined);
     expect(fresh.calls.map((call) => call.prompt)).toEqual(questions.slice(2));
   });
@@ -496,7 +496,7 @@ describe('durable jobs', () => {
     const firstProcess = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt', () => new Promise<Answer>(() => {})), new ScriptedProvider('gemini', 'demo-gemini', () => new Promise<Answer>(() => {}))]);
     await startBuyerQuestionMap(firstProcess, { auditId }, { waitMs: 0 });
     const openai = new ScriptedProvider('openai', 'demo-gpt');
-    resumeBuyerQuestionMaps(mapDependencies(store, [openai]));
+    await resumeBuyerQuestionMaps(mapDependencies(store, [openai]));
     await until(() => store.mapRepository.latestCompleteJob(auditId) !== undefined);
     const map = store.mapRepository.latestCompleteJob(auditId)?.map as unknown as BuyerQuestionMap;
     expect(map.rows.map((row) => row.cells[1]?.failure?.kind)).toEqual(['provider_removed', 'provider_removed', 'provider_removed']);

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { AuditRecord } from '../store/audit-repository.js';
 import type { MapJobRecord, NewMapJob } from '../store/map-repository.js';
+import { MAP_JOB_KIND } from './runner.js';
 import { auditNotFound, noCredits, noFanout, unauthorizedRerun } from './errors.js';
 import type {
   BuyerQuestionMap,
@@ -160,12 +161,14 @@ function unstoredResponse(dependencies: BuyerQuestionMapDependencies, auditId: s
   return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
 
-/** Picks up every job a stopped or killed process left running; returns how many it resumed. */
-export function resumeBuyerQuestionMaps(dependencies: BuyerQuestionMapDependencies): number {
-  let resumed = 0;
-  for (const job of dependencies.mapRepository.runningJobs()) {
-    if (dependencies.runner.run(dependencies, job)) resumed += 1;
-  }
+/**
+ * Picks up every map job whose lease is free (a stopped process gave it back, or its owner died and the
+ * lease ran out) through the job runner; returns how many it resumed. The runner's own scans do the same
+ * every few seconds once it is started; a job another live process holds is left to it.
+ */
+export async function resumeBuyerQuestionMaps(dependencies: BuyerQuestionMapDependencies): Promise<number> {
+  dependencies.runner.register(dependencies);
+  const resumed = await dependencies.runner.jobs.scan([MAP_JOB_KIND]);
   if (resumed > 0) dependencies.logger.info('resuming buyer-question maps', { jobs: resumed });
   return resumed;
 }
@@ -197,8 +200,8 @@ async function startFirstMap(
   } else {
     await options.beforeSpend?.();
   }
-  // Idempotent: a job already running here is joined, not started twice.
-  dependencies.runner.run(dependencies, job);
+  // Idempotent: a job already running here (or held by another live process) is joined, not started twice.
+  await dependencies.runner.run(dependencies, job);
   return awaitJob(dependencies, job, options);
 }
 
@@ -216,7 +219,7 @@ async function rerunMap(
   if (running !== undefined) {
     // A re-measurement is already under way: this re-run joins it and pays nothing.
     await options.beforeSpend?.();
-    dependencies.runner.run(dependencies, running);
+    await dependencies.runner.run(dependencies, running);
     return awaitJob(dependencies, running, options);
   }
   // Checked before the rate-limit slot so an empty balance costs no slot; the spend below is the atomic one.
@@ -229,14 +232,14 @@ async function rerunMap(
   if (started.outcome === 'no_credits') throw noCredits();
   if (started.outcome === 'started') {
     try {
-      dependencies.runner.run(dependencies, started.job);
+      await dependencies.runner.run(dependencies, started.job);
     } catch (error) {
       // The job could not start: it goes, and so does the credit it cost.
       mapRepository.cancelJob(started.job.auditId, started.job.generation, () => accountRepository.refundCredit(signedInEmail));
       throw error;
     }
   } else {
-    dependencies.runner.run(dependencies, started.job);
+    await dependencies.runner.run(dependencies, started.job);
   }
   return awaitJob(dependencies, started.job, options);
 }
@@ -246,7 +249,7 @@ async function awaitJob(
   job: MapJobRecord,
   options: StartBuyerQuestionMapOptions,
 ): Promise<BuyerQuestionMapResponse> {
-  await dependencies.runner.waitFor(job.auditId, job.generation, options.waitMs ?? DEFAULT_MAP_WAIT_MS, options.signal);
+  await dependencies.runner.waitFor(job.auditId, job.generation, options.waitMs ?? DEFAULT_MAP_WAIT_MS, options.signal, dependencies.mapRepository);
   const current = dependencies.mapRepository.job(job.auditId, job.generation);
   if (current?.status === 'complete' && current.map !== undefined) {
     return { ok: true, cached: false, map: current.map as unknown as BuyerQuestionMap };

@@ -6,6 +6,7 @@ import { MapError } from '../map/errors.js';
 import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
 import type { ValidAuditRequest } from '../operations/audit-request.js';
 import { SiteUnreachableError, startVisibilityAudit, StoreUnavailableError, type StoredAudit } from '../operations/start-visibility-audit.js';
+import type { JobOutcome } from '../jobs/runner.js';
 import type { McpRunRecord } from '../store/mcp-run-repository.js';
 import { auditStageProgress, mapStageProgress, stageProgress } from './progress.js';
 import type { VisibilityRunDependencies } from './types.js';
@@ -16,18 +17,58 @@ export const MAP_POLL_MS = 500;
 /** The reason a run cut by a stop or a kill carries (the spec of this feature names it). */
 export const INTERRUPTED_REASON = 'interrupted by a restart';
 
-/** Runs the audit and the map of a queued run; never throws (a failure is stored on the run). */
+/**
+ * Runs the audit and the map of a queued run; never throws (a failure is stored on the run). `done` when
+ * the run is finished, `paused` when it is left mapping (a stop): any process may then follow its map.
+ */
 export async function executeVisibilityRun(
   dependencies: VisibilityRunDependencies,
   run: McpRunRecord,
   request: ValidAuditRequest,
   signal: AbortSignal,
-): Promise<void> {
+): Promise<JobOutcome> {
   try {
     await measureRun(dependencies, run, request, signal);
   } catch (error) {
     // Only the store itself can fail here (the steps catch their own errors); the run stays as stored.
     dependencies.logger.error('visibility run: could not record its state', { runId: run.id, error });
+  }
+  return outcomeOf(dependencies, run.id);
+}
+
+/**
+ * A takeover of a run whose process stopped or died: a run still queued or auditing fails as interrupted
+ * (an audit cannot resume; a failed run does not hold the domain's quota); a run left mapping follows its
+ * map (started here when it never was) to the end.
+ */
+export async function resumeVisibilityRun(dependencies: VisibilityRunDependencies, runId: string, signal: AbortSignal): Promise<JobOutcome> {
+  const { runRepository, logger, tracker } = dependencies;
+  const now = (): string => (dependencies.now ?? (() => new Date()))().toISOString();
+  const run = runRepository.getRun(runId);
+  if (run === undefined || run.status === 'done' || run.status === 'failed') return 'done';
+  const interrupt = (): JobOutcome => {
+    if (runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, INTERRUPTED_REASON));
+    return 'done';
+  };
+  if (run.status !== 'mapping' || run.auditId === undefined) return interrupt();
+  try {
+    const state = await getBuyerQuestionMap(dependencies, run.auditId);
+    if ('status' in state && state.status === 'not_started') await startBuyerQuestionMap(dependencies, { auditId: run.auditId }, { waitMs: 0 });
+    await followMap(dependencies, run, run.auditId, signal);
+  } catch (error) {
+    logger.error('visibility run: could not recover the buyer-question map', { runId: run.id, error });
+    return interrupt();
+  }
+  return outcomeOf(dependencies, run.id);
+}
+
+/** `done` once the stored run is finished, else `paused`. */
+function outcomeOf(dependencies: VisibilityRunDependencies, runId: string): JobOutcome {
+  try {
+    const status = dependencies.runRepository.getRun(runId)?.status;
+    return status === undefined || status === 'done' || status === 'failed' ? 'done' : 'paused';
+  } catch {
+    return 'paused';
   }
 }
 
@@ -89,7 +130,7 @@ async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRe
  * Publishes the map's progress until it is stored, then marks the run done. When the service stops
  * first, the run stays `mapping`: the map job resumes on the next start and a poll then finds it done.
  */
-async function followMap(dependencies: VisibilityRunDependencies, run: McpRunRecord, auditId: string, signal: AbortSignal): Promise<void> {
+export async function followMap(dependencies: VisibilityRunDependencies, run: McpRunRecord, auditId: string, signal: AbortSignal): Promise<void> {
   const now = (): string => (dependencies.now ?? (() => new Date()))().toISOString();
   // A stopping runner pauses the job; following it further would only hold the shutdown.
   while (!signal.aborted && !dependencies.runner.isStopping) {
@@ -104,9 +145,10 @@ async function followMap(dependencies: VisibilityRunDependencies, run: McpRunRec
       if (dependencies.runRepository.markDone(run.id, auditId, now())) dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
       return;
     }
-    if (state.generation !== undefined && !dependencies.runner.isActive(auditId, state.generation) && !dependencies.runner.isStopping) {
+    if (state.generation !== undefined && dependencies.runner.hasStalled(auditId, state.generation) && !dependencies.runner.isActive(auditId, state.generation)) {
       // The job ended here without its map: the store kept refusing its writes (the runner already retried
       // them). Read once more, in case it completed between the two reads; otherwise the run fails clearly.
+      // (A job another process works on, or one waiting for a takeover, is simply followed.)
       const again = await getBuyerQuestionMap(dependencies, auditId);
       if ('map' in again) continue;
       if (dependencies.runRepository.markFailed(run.id, 'store_unavailable', MAP_NOT_SAVED, now())) {

@@ -7,7 +7,9 @@ import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js
 import type { ValidAuditRequest } from '../operations/audit-request.js';
 import type { McpRunRecord } from '../store/mcp-run-repository.js';
 import { domainQuotaUsed, runNotFound, VisibilityRunError } from './errors.js';
-import { executeVisibilityRun, INTERRUPTED_REASON, MAP_POLL_MS } from './execute-run.js';
+import { UNFINISHED_MCP_RUN_STATUSES } from '../store/mcp-run-repository.js';
+import { executeVisibilityRun, INTERRUPTED_REASON, MAP_POLL_MS, resumeVisibilityRun } from './execute-run.js';
+import { MCP_RUN_JOB_KIND } from './tracker.js';
 import { quotaDomain, quotaRenewsAt, quotaWindowStart } from './quota.js';
 import { isFinished, readVisibilityRun } from './view.js';
 import type {
@@ -47,9 +49,16 @@ export async function startVisibilityRun(
     throw new VisibilityRunError('rate_limited', error, hint, retryAfterSeconds(decision));
   }
   const { email: _email, ...requestWithoutEmail } = request;
-  const claim = runRepository.claimRun(
+  const runId = randomUUID();
+  // The run's lease is held before its row exists: no other process can take over a run being created.
+  if (!(await tracker.reserve(runId))) {
+    throw new VisibilityRunError('service_stopping', 'The service is restarting and takes no new checks right now.', 'Start the check again in 30 seconds.', 30);
+  }
+  let claim: ReturnType<typeof runRepository.claimRun>;
+  try {
+    claim = runRepository.claimRun(
     {
-      id: randomUUID(),
+      id: runId,
       domain,
       mode: dependencies.mode,
       brand: request.brand,
@@ -59,12 +68,20 @@ export async function startVisibilityRun(
       createdAt: now.toISOString(),
     },
     windowStart,
-  );
+    );
+  } catch (error) {
+    await tracker.settle(runId).catch(() => undefined);
+    throw error;
+  }
   // Another start for the domain won the race between the lookup and the claim: that run is the answer.
-  if (claim.outcome === 'existing') return reuse(dependencies, claim.run, request);
+  if (claim.outcome === 'existing') {
+    await tracker.settle(runId);
+    return reuse(dependencies, claim.run, request);
+  }
   const rateLimit = { remaining: decision.remaining, resetAt: decision.resetAt.toISOString() };
-  if (!tracker.run(claim.run.id, (signal) => executeVisibilityRun(dependencies, claim.run, request, signal))) {
+  if (!(await tracker.run(claim.run.id, (signal) => executeVisibilityRun(dependencies, claim.run, request, signal)))) {
     runRepository.markFailed(claim.run.id, 'interrupted', INTERRUPTED_REASON, now.toISOString());
+    await tracker.settle(claim.run.id).catch(() => undefined);
   }
   return { run: await readVisibilityRun(dependencies, runRepository.getRun(claim.run.id) ?? claim.run), reusedExistingRun: false, rateLimit };
 }
@@ -154,32 +171,53 @@ export async function getVisibilityRun(
 }
 
 /**
- * On start: runs left queued or auditing by a stopped or killed process are failed ("interrupted by a
- * restart"; their audit cannot resume and a failed run does not hold the quota). Runs left mapping keep
- * going: their map job resumes with the service's map jobs, and a map that was never created is started.
+ * Registers the MCP runs with the job runner, so runs other processes left (their owner died, or gave
+ * the run back on a stop) are taken over: see resumeVisibilityRun. Every unfinished run without a lease
+ * (written by an older version) is an orphan the next scan gives one.
+ */
+export function registerVisibilityRunJobs(dependencies: VisibilityRunDependencies): void {
+  const { tracker, runRepository } = dependencies;
+  dependencies.runner.register(dependencies);
+  tracker.jobs.register(MCP_RUN_JOB_KIND, {
+    run: (runId, context) => resumeVisibilityRun(dependencies, runId, context.signal),
+    orphans: async () => UNFINISHED_MCP_RUN_STATUSES.flatMap((status) => runRepository.runsWithStatus(status).map((run) => run.id)),
+  });
+}
+
+/**
+ * Takes over every unfinished run whose lease is free (its process stopped or died; never a run another
+ * live process works on): runs left queued or auditing are failed ("interrupted by a restart"; their audit
+ * cannot resume and a failed run does not hold the quota); runs left mapping follow their map, which is
+ * started when it never was. The job runner's scans do the same in the background once it is started.
  */
 export async function recoverVisibilityRuns(dependencies: VisibilityRunDependencies): Promise<{ failed: number; mapsStarted: number }> {
-  const { runRepository, logger } = dependencies;
+  const { runRepository, logger, tracker } = dependencies;
+  registerVisibilityRunJobs(dependencies);
   const now = (dependencies.now ?? (() => new Date()))().toISOString();
-  const failed = runRepository.failUnfinishedAudits('interrupted', INTERRUPTED_REASON, now);
+  let failed = 0;
   let mapsStarted = 0;
-  for (const run of runRepository.runsWithStatus('mapping')) {
-    if (run.auditId === undefined) {
-      runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now);
+  for (const run of UNFINISHED_MCP_RUN_STATUSES.flatMap((status) => runRepository.runsWithStatus(status))) {
+    if (tracker.jobs.isActive(MCP_RUN_JOB_KIND, run.id) || !(await tracker.reserve(run.id))) continue;
+    if (run.status !== 'mapping' || run.auditId === undefined) {
+      if (runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now)) failed += 1;
+      await tracker.settle(run.id);
       continue;
     }
+    const auditId = run.auditId;
     try {
-      const state = await getBuyerQuestionMap(dependencies, run.auditId);
+      const state = await getBuyerQuestionMap(dependencies, auditId);
       if ('status' in state && state.status === 'not_started') {
-        await startBuyerQuestionMap(dependencies, { auditId: run.auditId }, { waitMs: 0 });
+        await startBuyerQuestionMap(dependencies, { auditId }, { waitMs: 0 });
         mapsStarted += 1;
       }
     } catch (error) {
       logger.error('visibility run: could not recover the buyer-question map', { runId: run.id, error });
       runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now);
+      await tracker.settle(run.id);
+      continue;
     }
+    await tracker.run(run.id, (signal) => resumeVisibilityRun(dependencies, run.id, signal));
   }
   if (failed > 0 || mapsStarted > 0) logger.info('visibility runs recovered', { failed, mapsStarted });
   return { failed, mapsStarted };
 }
-

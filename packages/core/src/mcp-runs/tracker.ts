@@ -1,49 +1,68 @@
-// What of a run lives only in this process: the background work, its stop switch and the latest progress
-// (the store has the state, not the per-answer progress). A poll from another session subscribes here
-// to hear the progress the moment it moves.
+// The MCP runs on the service's job runner (jobs/runner.ts): each run's background work holds the run's
+// lease ('mcp-run', run id), so only one process works on a run and a run whose process died is taken
+// over by another (an audit cannot resume: it fails as interrupted; a map is followed to its end). What
+// lives only in this process is the latest progress of the runs it works on: a poll from another session
+// subscribes here to hear it the moment it moves; other processes read the stored state instead.
 
-import { setMaxListeners } from 'node:events';
+import { createJobRunner, type JobOutcome, type JobRunner } from '../jobs/runner.js';
 import type { VisibilityRunProgress } from './types.js';
 
-/** How long stopping waits for cut work to settle before giving up on it. */
-const CUT_SETTLE_MS = 2_000;
+/** The job kind of an MCP run; its key is the run id. */
+export const MCP_RUN_JOB_KIND = 'mcp-run';
 
 type ProgressListener = (progress: VisibilityRunProgress) => void;
 
-/** The runs one process works on; create one per service with {@link createVisibilityRunTracker}. */
+export interface VisibilityRunTrackerOptions {
+  /**
+   * The service's one job runner (leases in the store, shared with the map jobs); a runner of its own
+   * over leases in memory when absent (one process, nothing shared: unit tests).
+   */
+  jobs?: JobRunner | undefined;
+}
+
+/** The runs this process works on; create one per service with {@link createVisibilityRunTracker}. */
 export class VisibilityRunTracker {
-  private readonly work = new Map<string, Promise<void>>();
+  readonly jobs: JobRunner;
   private readonly progress = new Map<string, VisibilityRunProgress>();
   private readonly listeners = new Map<string, Set<ProgressListener>>();
-  private readonly cut = new AbortController();
-  private stopping: Promise<void> | undefined;
 
-  constructor() {
-    // Every audit in flight listens on the one stop switch; that many listeners is the design, not a leak.
-    setMaxListeners(0, this.cut.signal);
+  constructor(options: VisibilityRunTrackerOptions = {}) {
+    this.jobs = options.jobs ?? createJobRunner();
   }
 
-  /** True once stop() was called: no run starts. */
+  /** True once the job runner stopped: no run starts. */
   get isStopping(): boolean {
-    return this.stopping !== undefined;
+    return this.jobs.isStopping;
   }
 
   /** How many runs this process is working on. */
   get activeRuns(): number {
-    return this.work.size;
+    return this.jobs.activeCount(MCP_RUN_JOB_KIND);
   }
 
-  /** Runs the background work of a run unless the tracker stopped; the signal aborts when the service stops. */
-  run(runId: string, work: (signal: AbortSignal) => Promise<void>): boolean {
-    if (this.stopping !== undefined || this.work.has(runId)) return false;
-    const running = work(this.cut.signal)
-      .catch(() => undefined)
-      .finally(() => {
-        this.work.delete(runId);
+  /**
+   * Runs the background work of a run under its lease unless the runner stopped or another live process
+   * holds it; the signal aborts when the service stops (after its grace) or the lease is lost. The work
+   * says whether the run is finished (`done`) or paused (`paused`: any process may resume it).
+   */
+  async run(runId: string, work: (signal: AbortSignal) => Promise<JobOutcome>): Promise<boolean> {
+    return this.jobs.submit(MCP_RUN_JOB_KIND, runId, async ({ signal }) => {
+      try {
+        return await work(signal);
+      } finally {
         this.progress.delete(runId);
-      });
-    this.work.set(runId, running);
-    return true;
+      }
+    });
+  }
+
+  /** Holds the run's lease before its row is written, so no other process can take over a run being created. */
+  reserve(runId: string): Promise<boolean> {
+    return this.jobs.acquire(MCP_RUN_JOB_KIND, runId);
+  }
+
+  /** Gives up a reserved run that was not created (another start won) or was settled without background work. */
+  async settle(runId: string): Promise<void> {
+    await this.jobs.finish(MCP_RUN_JOB_KIND, runId, 'done');
   }
 
   /** Records a run's progress and tells whoever is waiting on it. */
@@ -76,23 +95,15 @@ export class VisibilityRunTracker {
   }
 
   /**
-   * Takes no new run, lets the work in flight finish for up to `graceMs`, then cuts it (its run is then
-   * failed as interrupted, or, while mapping, left to the map's own resume) and waits briefly for it to settle.
+   * Stops the job runner (every job: see JobRunner.stop): work in flight gets `graceMs`, then is cut (an
+   * audit's run then fails as interrupted; a run following its map is given back, to resume anywhere).
    */
   stop(graceMs: number): Promise<void> {
-    this.stopping ??= (async () => {
-      const all = Promise.all(this.work.values());
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-      clearTimeout(timer);
-      this.cut.abort(new Error('the service is stopping'));
-      await Promise.race([all, new Promise<void>((resolve) => setTimeout(resolve, CUT_SETTLE_MS).unref())]);
-    })();
-    return this.stopping;
+    return this.jobs.stop(graceMs);
   }
 }
 
 /** One tracker per service: the MCP tools and the shutdown go through it. */
-export function createVisibilityRunTracker(): VisibilityRunTracker {
-  return new VisibilityRunTracker();
+export function createVisibilityRunTracker(options: VisibilityRunTrackerOptions = {}): VisibilityRunTracker {
+  return new VisibilityRunTracker(options);
 }

@@ -16,6 +16,7 @@ export type { SignInLinkRecord } from './sign-in-repository.js';
 export type { ProviderCallRecord, ProviderCallTotals } from './repository.js';
 export { TokenRepository } from './token-repository.js';
 export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './token-repository.js';
+export { JobRepository } from './job-repository.js';
 export { McpRunRepository, UNFINISHED_MCP_RUN_STATUSES } from './mcp-run-repository.js';
 export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 export { openStore } from './store.js';

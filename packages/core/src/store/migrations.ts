@@ -171,6 +171,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mcp_runs_unfinished ON mcp_runs (status) WHERE status IN ('queued', 'auditing', 'mapping');
     `,
   },
+  {
+    version: 10,
+    name: 'job_leases',
+    // One row per piece of background work (kind 'map' keyed auditId#generation, kind 'mcp-run' keyed
+    // by run id): who holds it and until when (epoch ms). A free lease (expired, released, never
+    // claimed) may be claimed by any process; that is how a job whose owner died is taken over.
+    sql: `
+      CREATE TABLE job_leases (
+        kind TEXT NOT NULL,
+        key TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('open', 'done', 'failed')),
+        owner TEXT,
+        owner_host TEXT,
+        owner_pid INTEGER,
+        lease_expires_at INTEGER NOT NULL DEFAULT 0,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, key)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX job_leases_open ON job_leases (kind, lease_expires_at) WHERE status = 'open';
+      CREATE INDEX job_leases_owner ON job_leases (owner) WHERE status = 'open';
+    `,
+  },
   MIGRATION_011_WATCHES,
 ];
 

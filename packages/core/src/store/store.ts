@@ -8,6 +8,7 @@ import { AccountRepository } from './account-repository.js';
 import { AuditRepository } from './audit-repository.js';
 import { BudgetRepository } from './budget-repository.js';
 import { MapRepository } from './map-repository.js';
+import { JobRepository } from './job-repository.js';
 import { McpRunRepository } from './mcp-run-repository.js';
 import { RateLimitRepository } from './rate-limit-repository.js';
 import { SignInRepository } from './sign-in-repository.js';
@@ -60,6 +61,8 @@ export interface Store {
   readonly mcpRunRepository: McpRunRepository;
   /** Watches (tracking over time), their runs, answers and alerts. */
   readonly watchRepository: WatchRepository;
+  /** Job leases (the jobs port): who works on which background job, until when. */
+  readonly jobRepository: JobRepository;
   /** Schema versions applied while opening (empty when it was already current). */
   readonly appliedMigrations: readonly number[];
   close(): void;
@@ -99,6 +102,7 @@ export function openStore(options: OpenStoreOptions): Store {
       tokenRepository: new TokenRepository(database),
       mcpRunRepository: new McpRunRepository(database),
       watchRepository: new WatchRepository(database),
+      jobRepository: new JobRepository(database),
       appliedMigrations,
       close() {
         if (closed) return;
