@@ -7,8 +7,8 @@ import type { Migration } from './migrations.js';
  * Plain portable SQL (no STRICT, no SQLite-only functions) so the PostgreSQL adapter can use the same shape.
  * Times are ISO-8601 UTC strings, compared as text. A due watch is claimed with a compare-and-set on
  * `next_run_at`; a scheduled run is unique per (watch, scheduled_for), and a partial unique index keeps at
- * most one run per watch running, across processes. A running run carries a lease (owner, lease_until) that
- * its process extends while it works; an expired lease lets another process take the run over. Each answer
+ * most one run per watch running, across processes. A running run is worked as a leased job (job_leases,
+ * kind 'watch-run', keyed by the run id): a run whose process died is taken over by another. Each answer
  * is stored the moment it arrives, keyed by (run, question, provider, sample): a resumed run asks only the
  * missing ones. Each alert try is a row of its own.
  */
@@ -49,9 +49,6 @@ export const MIGRATION_011_WATCHES: Migration = {
       samples INTEGER NOT NULL,
       reason TEXT,
       charged_email TEXT,
-      lease_owner TEXT,
-      lease_until TEXT,
-      takeovers INTEGER NOT NULL DEFAULT 0,
       created_at TEXT NOT NULL,
       completed_at TEXT,
       point_json TEXT,

@@ -49,16 +49,13 @@ export interface WatchRunRecord {
   samples: number;
   reason: string | null;
   chargedEmail: string | null;
-  leaseOwner: string | null;
-  leaseUntil: string | null;
-  takeovers: number;
   createdAt: string;
   completedAt: string | null;
   pointJson: string | null;
   changesJson: string | null;
 }
 
-export type NewWatchRun = Omit<WatchRunRecord, 'takeovers' | 'completedAt' | 'pointJson' | 'changesJson' | 'chargedEmail' | 'scheduledFor' | 'trigger'>;
+export type NewWatchRun = Omit<WatchRunRecord, 'completedAt' | 'pointJson' | 'changesJson' | 'chargedEmail' | 'scheduledFor' | 'trigger'>;
 
 export interface WatchAnswerRecord {
   runId: string;
@@ -111,7 +108,7 @@ const WATCH_COLUMNS = `id, owner_email AS ownerEmail, brand, category, website, 
 
 const RUN_COLUMNS = `id, watch_id AS watchId, run_trigger AS runTrigger, scheduled_for AS scheduledFor, status, mode,
   questions_json AS questionsJson, providers_json AS providersJson, samples, reason, charged_email AS chargedEmail,
-  lease_owner AS leaseOwner, lease_until AS leaseUntil, takeovers, created_at AS createdAt, completed_at AS completedAt,
+  created_at AS createdAt, completed_at AS completedAt,
   point_json AS pointJson, changes_json AS changesJson`;
 
 type Row = Record<string, unknown>;
@@ -150,9 +147,6 @@ function toRun(row: Row): WatchRunRecord {
     samples: row.samples as number,
     reason: (row.reason as string | null) ?? null,
     chargedEmail: (row.chargedEmail as string | null) ?? null,
-    leaseOwner: (row.leaseOwner as string | null) ?? null,
-    leaseUntil: (row.leaseUntil as string | null) ?? null,
-    takeovers: row.takeovers as number,
     createdAt: row.createdAt as string,
     completedAt: (row.completedAt as string | null) ?? null,
     pointJson: (row.pointJson as string | null) ?? null,
@@ -320,8 +314,8 @@ export class WatchRepository extends SqlRepository {
   private insertRun(run: NewWatchRun, trigger: 'schedule' | 'manual', scheduledFor: string | null, chargedEmail: string | null): void {
     this.statement(`
       INSERT INTO watch_runs (id, watch_id, run_trigger, scheduled_for, status, mode, questions_json, providers_json, samples, reason,
-        charged_email, lease_owner, lease_until, created_at, completed_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        charged_email, created_at, completed_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
     `).run(
       run.id,
       run.watchId,
@@ -334,8 +328,6 @@ export class WatchRepository extends SqlRepository {
       run.samples,
       run.reason,
       chargedEmail,
-      run.status === 'running' ? run.leaseOwner : null,
-      run.status === 'running' ? run.leaseUntil : null,
       run.createdAt,
       run.status === 'running' ? null : run.createdAt,
     );
@@ -366,31 +358,9 @@ export class WatchRepository extends SqlRepository {
     return rows.map(toRun);
   }
 
-  /** Running runs whose lease has expired (their process stopped or died): to be taken over. */
-  async abandonedRuns(now: string): Promise<WatchRunRecord[]> {
-    const rows = this.statement(
-      `SELECT ${RUN_COLUMNS} FROM watch_runs WHERE status = 'running' AND (lease_until IS NULL OR lease_until < ?) ORDER BY created_at`,
-    ).all(now) as Row[];
-    return rows.map(toRun);
-  }
-
-  /** Takes over a running run whose lease expired (compare-and-set on the lease); false when another process did. */
-  async takeOverRun(id: string, owner: string, leaseUntil: string, now: string): Promise<boolean> {
-    return (
-      this.statement(
-        "UPDATE watch_runs SET lease_owner = ?, lease_until = ?, takeovers = takeovers + 1 WHERE id = ? AND status = 'running' AND (lease_until IS NULL OR lease_until < ?)",
-      ).run(owner, leaseUntil, id, now).changes === 1
-    );
-  }
-
-  /** Extends the lease of a run this owner holds; false when the lease was lost (another process took the run). */
-  async heartbeat(id: string, owner: string, leaseUntil: string): Promise<boolean> {
-    return this.statement("UPDATE watch_runs SET lease_until = ? WHERE id = ? AND status = 'running' AND lease_owner = ?").run(leaseUntil, id, owner).changes === 1;
-  }
-
-  /** Lets the lease go at once (a stopping process), so the next start takes the run over without waiting. */
-  async releaseLease(id: string, owner: string): Promise<void> {
-    this.statement("UPDATE watch_runs SET lease_until = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?").run(id, owner);
+  /** Ids of the runs still running (their jobs resume them; a run without a job row gets one). */
+  async runningRunIds(): Promise<string[]> {
+    return (this.statement("SELECT id FROM watch_runs WHERE status = 'running' ORDER BY created_at").all() as Array<{ id: string }>).map((row) => row.id);
   }
 
   /** Stores one answer; false when it was stored already (an answer is stored once). */
@@ -433,19 +403,18 @@ export class WatchRepository extends SqlRepository {
   }
 
   /**
-   * Finishes a running run held by `owner` and queues its alerts, in one transaction; false when the run was
-   * no longer this owner's to finish (so alerts are queued once).
+   * Finishes a running run and queues its alerts, in one transaction; false when it was finished already
+   * (so alerts are queued once).
    */
   async finishRun(
     id: string,
-    owner: string,
     outcome: { status: 'complete' | 'skipped' | 'failed'; reason: string | null; pointJson: string | null; changesJson: string | null; completedAt: string },
     alerts: readonly Omit<WatchAlertRecord, 'tries' | 'status'>[],
   ): Promise<boolean> {
     return this.transaction(() => {
       const done = this.statement(
-        "UPDATE watch_runs SET status = ?, reason = ?, point_json = ?, changes_json = ?, completed_at = ?, lease_until = NULL WHERE id = ? AND status = 'running' AND lease_owner = ?",
-      ).run(outcome.status, outcome.reason, outcome.pointJson, outcome.changesJson, outcome.completedAt, id, owner);
+        "UPDATE watch_runs SET status = ?, reason = ?, point_json = ?, changes_json = ?, completed_at = ? WHERE id = ? AND status = 'running'",
+      ).run(outcome.status, outcome.reason, outcome.pointJson, outcome.changesJson, outcome.completedAt, id);
       if (done.changes !== 1) return false;
       for (const alert of alerts) {
         this.statement(
@@ -507,7 +476,7 @@ export class WatchRepository extends SqlRepository {
   async listAlertTries(watchId: string): Promise<WatchAlertTryRecord[]> {
     const rows = this.statement(`
       SELECT t.alert_id AS alertId, a.channel, a.run_id AS runId, t.try_number AS tryNumber, t.tried_at AS triedAt, t.ok, t.http_status AS httpStatus, t.error
-      FROM watch_alert_tries t JOIN watch_alerts a ON a.id = t.alert_id WHERE a.watch_id = ? ORDER BY t.tried_at, t.try_number
+      FROM watch_alert_tries t JOIN watch_alerts a ON a.id = t.alert_id WHERE a.watch_id = ? ORDER BY t.tried_at, a.channel, t.try_number
     `).all(watchId) as Row[];
     return rows.map((row) => ({
       alertId: row.alertId as string,

@@ -7,6 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createJobRunner } from '../jobs/runner.js';
 import { createLogger } from '../logging/logger.js';
 import { createMailer } from '../mail/mailer.js';
 import type { Provider, ProviderId } from '../providers/types.js';
@@ -69,6 +70,7 @@ function trackerOn(store: Store, named: { value: boolean }, overrides: Partial<T
   const port = (receiver.address() as AddressInfo).port;
   return new WatchTracker({
     watchRepository: store.watchRepository,
+    jobs: createJobRunner({ store: store.jobRepository }),
     lineup: new Map<ProviderId, Provider>([['openai', switchableProvider(named)]]),
     mode: 'demo',
     baseUrl: 'http://visibility.test',

@@ -26,10 +26,10 @@ export { BASELINE_MAX_RUNS, CHANGE_LEVEL, DETECTION_WINDOW_RUNS, detectChanges, 
 export type { EarlierRun } from './statistics.js';
 export {
   ALERT_RETRY_DELAYS_MS,
-  DEFAULT_RUN_LEASE_MS,
   DEFAULT_TICK_MS,
   MAX_ALERT_TRIES,
   WATCH_PURPOSE,
+  WATCH_RUN_JOB_KIND,
   WatchTracker,
 } from './tracker.js';
 export type { TrackingDependencies } from './tracker.js';

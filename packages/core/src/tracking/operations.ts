@@ -181,7 +181,7 @@ export async function startRunNow(tracker: WatchTracker, record: WatchRecord, ch
     throw new TrackingError(402, 'no_credits', 'Your account has no credit left for a run now.', 'Scheduled runs need no credit; ask the operator for credits (visibility credits grant).');
   }
   // A joined run that no process works on (its process died) is resumed by the next tick.
-  if (started.outcome === 'started') tracker.work(started.run);
+  if (started.outcome === 'started') await tracker.work(started.run);
   return { run: await runView(tracker, started.run), joined: started.outcome === 'joined' };
 }
 

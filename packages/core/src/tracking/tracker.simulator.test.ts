@@ -1,6 +1,7 @@
 // Watches run end to end: the real SDK adapters against the provider simulator, a real SQLite store.
 import { startSimulator, type RunningSimulator } from '@visibility/simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createJobRunner } from '../jobs/runner.js';
 import { createLogger } from '../logging/logger.js';
 import { createProviderLineup, type ProviderSettings } from '../providers/index.js';
 import type { Provider, ProviderId } from '../providers/types.js';
@@ -31,9 +32,11 @@ beforeEach(() => {
   simulator.reset();
 });
 
-function trackerOn(store: Store, overrides: Partial<TrackingDependencies> = {}): WatchTracker {
+/** One process: a tracker and its job runner on one connection to the store. */
+function trackerOn(store: Store, overrides: Partial<TrackingDependencies> = {}, jobClock: () => number = Date.now): WatchTracker {
   return new WatchTracker({
     watchRepository: store.watchRepository,
+    jobs: createJobRunner({ store: store.jobRepository, now: jobClock }),
     lineup,
     mode: 'demo',
     baseUrl: 'http://visibility.test',
@@ -120,17 +123,20 @@ describe('a watch over time against the simulator', () => {
 
   it('resumes a run cut off by a crash without asking again for the answers it has', async () => {
     const store = stores.open();
-    const dead = trackerOn(store, { leaseMs: 30_000 });
-    const watchId = await newWatch(dead, { samples: 2, providers: ['openai', 'gemini'] });
+    const setup = trackerOn(store);
+    const watchId = await newWatch(setup, { samples: 2, providers: ['openai', 'gemini'] });
     const watch = (await store.watchRepository.getWatch(watchId))!;
-    // The dead process claimed the run and stored the answers of its first three questions on openai, then died.
+    // A process on another host claimed the run as a leased job, stored the answers of its first three
+    // questions on openai, and died.
     const run = await store.watchRepository.claimScheduledRun({
       watchId,
       expectedNextRunAt: watch.nextRunAt,
       nextRunAt: new Date(START.getTime() + DAY).toISOString(),
-      run: dead.newRun(watch, START),
+      run: setup.newRun(watch, START),
       now: START.toISOString(),
     });
+    const claimedAt = Date.now();
+    expect(await store.jobRepository.claim('watch-run', run!.id, { id: 'dead-owner', host: 'elsewhere', pid: 4242 }, 30_000, claimedAt)).toBeDefined();
     for (let question = 0; question < 3; question++) {
       for (let sample = 0; sample < 2; sample++) {
         await store.watchRepository.insertAnswer({
@@ -140,20 +146,21 @@ describe('a watch over time against the simulator', () => {
       }
     }
     const total = watch.questions.length * 2 * 2;
-    // Before the lease runs out nobody takes the run over.
-    const survivor = trackerOn(stores.open(), { now: () => new Date(START.getTime() + 10_000) });
-    expect(await survivor.tick()).toEqual([]);
-    const later = trackerOn(stores.open(), { now: () => new Date(START.getTime() + 31_000) });
+    // While the dead owner's lease runs, nobody takes the run over.
+    const survivor = trackerOn(stores.open(), {}, () => claimedAt + 10_000);
+    expect(await survivor.tick(START)).toEqual([]);
+    // Once it has run out, the next scan takes the run over and asks only what is missing.
+    const later = trackerOn(stores.open(), {}, () => claimedAt + 31_000);
     simulator.clearRequests();
-    const resumed = await later.tick();
+    const resumed = await later.tick(START);
     expect(resumed.map((entry) => entry.id)).toEqual([run!.id]);
     await later.idle();
     const asked = simulator.requests().filter((request) => watch.questions.includes(request.prompt));
     expect(asked).toHaveLength(total - 6);
     expect(asked.filter((request) => request.provider === 'openai' && watch.questions.slice(0, 3).includes(request.prompt))).toEqual([]);
-    const finished = await store.watchRepository.getRun(run!.id);
-    expect(finished).toMatchObject({ status: 'complete', takeovers: 1 });
+    expect(await store.watchRepository.getRun(run!.id)).toMatchObject({ status: 'complete' });
     expect(await store.watchRepository.countAnswers(run!.id)).toBe(total);
+    expect(await store.jobRepository.get('watch-run', run!.id)).toMatchObject({ status: 'done', attempts: 2 });
   });
 
   it('records a run the budget cannot pay for as skipped, with the reason, and moves the schedule on', async () => {

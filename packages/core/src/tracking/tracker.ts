@@ -1,14 +1,13 @@
-// Runs watches: the scheduler (due watches claimed with a compare-and-set on next_run_at), each run's answers
-// (stored the moment they arrive, under a lease this process extends while it works), resume of runs a
-// stopped or dead process left (their lease expired: only the missing answers are asked), the change
-// detection at the end of a run, and the alerts (mail and webhook, each try logged, retried with backoff).
+// Runs watches: the scheduler (due watches claimed with a compare-and-set on next_run_at), each run as a
+// leased job of the process's job runner (kind 'watch-run'; its answers are stored the moment they arrive,
+// so a run whose process died is taken over and asks only the missing answers), the change detection at the
+// end of a run, and the alerts (mail and webhook, each try logged, retried with backoff).
 
-import { randomBytes, randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
-import { setMaxListeners } from 'node:events';
+import { randomUUID } from 'node:crypto';
 import type { Budget } from '../budget/budget.js';
 import type { CrawlHostMap } from '../crawl/host-map.js';
 import type { HostLookup } from '../crawl/public-host.js';
+import type { JobContext, JobOutcome, JobRunner } from '../jobs/runner.js';
 import { brandMatcherFor } from '../audit/sampling.js';
 import { positionInList } from '../extraction/index.js';
 import { rulesBrandExtractor, type BrandExtractor } from '../extraction/second-opinion.js';
@@ -25,8 +24,8 @@ import { postWebhook, WEBHOOK_EVENT, webhookSignature } from './webhook.js';
 
 /** What the call log records watch calls as. */
 export const WATCH_PURPOSE = 'watch.buyer_question';
-/** A run's lease: extended every third of it while the process works; expired, another process may take the run over. */
-export const DEFAULT_RUN_LEASE_MS = 60_000;
+/** The job kind of a watch run in the job runner (keyed by the run id). */
+export const WATCH_RUN_JOB_KIND = 'watch-run';
 /** How often the service looks for due watches and alerts. */
 export const DEFAULT_TICK_MS = 60_000;
 /** At most this many tries per alert... */
@@ -39,6 +38,8 @@ const DEFAULT_CONCURRENCY = 4;
 
 export interface TrackingDependencies {
   watchRepository: WatchRepository;
+  /** The process's job runner: each run is a leased job of it, taken over when its process dies. */
+  jobs: JobRunner;
   lineup: ReadonlyMap<ProviderId, Provider>;
   brandExtractor?: BrandExtractor | undefined;
   /** The lineup's mode ("demo" or "live"): recorded on each run; runs of another mode are never compared. */
@@ -55,15 +56,12 @@ export interface TrackingDependencies {
   now?: (() => Date) | undefined;
   /** Calls in flight per provider within one run (the lineup's PROVIDER_CONCURRENCY). */
   concurrencyPerProvider?: number | undefined;
-  leaseMs?: number | undefined;
 }
 
 /** The scheduler and runner of one process; the composition root starts and stops it. */
 export class WatchTracker {
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly active = new Map<string, Promise<void>>();
+  private readonly active = new Map<string, Promise<unknown>>();
   private readonly alertsInFlight = new Set<Promise<void>>();
-  private readonly cut = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private interval: NodeJS.Timeout | undefined;
   private stopping = false;
@@ -71,18 +69,18 @@ export class WatchTracker {
   private ticking: Promise<unknown> | undefined;
 
   constructor(readonly dependencies: TrackingDependencies) {
-    setMaxListeners(0, this.cut.signal);
+    // Registered before the runner starts: its scans take over runs whose process died.
+    dependencies.jobs.register(WATCH_RUN_JOB_KIND, {
+      run: (runId, context) => this.runJob(runId, context),
+      orphans: () => dependencies.watchRepository.runningRunIds(),
+    });
   }
 
   private now(): Date {
     return (this.dependencies.now ?? (() => new Date()))();
   }
 
-  private get leaseMs(): number {
-    return this.dependencies.leaseMs ?? DEFAULT_RUN_LEASE_MS;
-  }
-
-  /** Ticks now and then every `intervalMs`: due watches run, abandoned runs resume, due alerts are tried. */
+  /** Ticks now and then every `intervalMs`: due watches run and due alerts are tried (the job runner resumes runs). */
   start(intervalMs: number = DEFAULT_TICK_MS): void {
     if (this.interval !== undefined || this.stopping) return;
     const tick = (): void => {
@@ -95,29 +93,20 @@ export class WatchTracker {
     tick();
   }
 
-  /** One pass: resume abandoned runs, start due watches, try due alerts. Returns the runs started. */
+  /** One pass: take over runs whose process died, start due watches, try due alerts. Returns the runs started here. */
   async tick(now: Date = this.now()): Promise<WatchRunRecord[]> {
     if (this.stopping) return [];
+    const before = new Set(this.active.keys());
+    await this.dependencies.jobs.scan([WATCH_RUN_JOB_KIND]);
     const started: WatchRunRecord[] = [];
-    started.push(...(await this.resumeAbandoned(now)));
+    for (const runId of this.active.keys()) {
+      if (before.has(runId)) continue;
+      const run = await this.dependencies.watchRepository.getRun(runId);
+      if (run !== undefined) started.push(run);
+    }
     started.push(...(await this.runDue(now)));
     await this.dispatchAlerts(now);
     return started;
-  }
-
-  /** Takes over every running run whose lease expired and works it (asking only what it lacks). */
-  async resumeAbandoned(now: Date = this.now()): Promise<WatchRunRecord[]> {
-    const { watchRepository, logger } = this.dependencies;
-    const taken: WatchRunRecord[] = [];
-    for (const run of await watchRepository.abandonedRuns(now.toISOString())) {
-      if (this.active.has(run.id)) continue;
-      if (!(await watchRepository.takeOverRun(run.id, this.owner, new Date(now.getTime() + this.leaseMs).toISOString(), now.toISOString()))) continue;
-      logger.info('watch run resumed', { watchId: run.watchId, runId: run.id });
-      const current = (await watchRepository.getRun(run.id)) as WatchRunRecord;
-      this.work(current);
-      taken.push(current);
-    }
-    return taken;
   }
 
   /** Claims each watch due at `now` (once across processes) and starts its run; a run that cannot be paid is recorded as skipped. */
@@ -137,7 +126,7 @@ export class WatchTracker {
       });
       if (claimed === undefined) continue;
       runs.push(claimed);
-      if (claimed.status === 'running') this.work(claimed);
+      if (claimed.status === 'running') await this.work(claimed);
       else logger.warn('scheduled watch run skipped', { watchId: watch.id, runId: claimed.id, reason: claimed.reason });
     }
     return runs;
@@ -172,21 +161,24 @@ export class WatchTracker {
       providers,
       samples: watch.samples,
       reason: null,
-      leaseOwner: this.owner,
-      leaseUntil: new Date(now.getTime() + this.leaseMs).toISOString(),
       createdAt: now.toISOString(),
     };
   }
 
-  /** Works a run this process holds (started here or taken over); no-op when already working on it. */
-  work(run: WatchRunRecord): void {
-    if (this.stopping || this.active.has(run.id)) return;
-    const working = this.execute(run).finally(() => this.active.delete(run.id));
-    this.active.set(run.id, working);
+  /** Runs a run here as a leased job (false when another live process holds it, or this one stops). */
+  async work(run: WatchRunRecord): Promise<boolean> {
+    if (this.stopping) return false;
+    return this.dependencies.jobs.submit(WATCH_RUN_JOB_KIND, run.id);
   }
 
   isActive(runId: string): boolean {
     return this.active.has(runId);
+  }
+
+  private runJob(runId: string, context: JobContext): Promise<JobOutcome> {
+    const working = this.execute(runId, context);
+    this.active.set(runId, working);
+    return working.finally(() => this.active.delete(runId));
   }
 
   /** Resolves when every run and alert try this process started has ended. */
@@ -195,8 +187,8 @@ export class WatchTracker {
   }
 
   /**
-   * Stops ticking and taking answers; calls in flight get `graceMs`, then are cut. Runs stay `running` with
-   * their lease released, so the next start (here or in another process) takes them over at once.
+   * Stops ticking and retrying alerts; alert tries in flight get `graceMs`. Runs are the job runner's: its
+   * stop halts them (their answers so far are stored) and gives their leases back for the next start.
    */
   stop(graceMs = 10_000): Promise<void> {
     this.stopped ??= this.halt(graceMs);
@@ -208,105 +200,83 @@ export class WatchTracker {
     if (this.interval !== undefined) clearInterval(this.interval);
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    const all = Promise.all([...this.active.values(), ...this.alertsInFlight]);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    await Promise.race([Promise.all(this.alertsInFlight), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
-    this.cut.abort(new Error('the service is stopping'));
-    await Promise.race([all, new Promise<void>((resolve) => setTimeout(resolve, 1_000).unref())]);
   }
 
-  private async execute(run: WatchRunRecord): Promise<void> {
+  /** Works one run from what the store holds: asks only the answers it lacks, then finishes it. */
+  private async execute(runId: string, context: JobContext): Promise<JobOutcome> {
     const { watchRepository, logger } = this.dependencies;
+    const run = await watchRepository.getRun(runId);
+    if (run === undefined || run.status !== 'running') return 'done';
     const log = logger.child({ watchId: run.watchId, runId: run.id });
-    const lost = new AbortController();
-    const cut = AbortSignal.any([this.cut.signal, lost.signal]);
-    // Every call in flight listens on it: that many listeners is the design, not a leak.
-    setMaxListeners(0, cut);
-    const heartbeat = setInterval(() => {
-      const until = new Date(this.now().getTime() + this.leaseMs).toISOString();
-      watchRepository.heartbeat(run.id, this.owner, until).then(
-        (held) => {
-          if (!held) {
-            log.warn('watch run lease lost to another process; stopping here');
-            lost.abort(new Error('lease lost'));
+    const { signal: cut, halt } = context;
+    const watch = await watchRepository.getWatch(run.watchId);
+    if (watch === undefined) return 'done'; // deleted meanwhile: its runs went with it
+    const stored = new Set((await watchRepository.listAnswers(run.id)).map((answer) => answerKey(answer.questionIndex, answer.provider, answer.sampleIndex)));
+    const total = run.questions.length * run.providers.length * run.samples;
+    log.info('watch run working', { answers: total, alreadyStored: stored.size });
+    const matcher = brandMatcherFor(watch.brand, watch.website ?? undefined);
+    const extractor = this.dependencies.brandExtractor ?? rulesBrandExtractor;
+    await Promise.all(
+      run.providers.map(async ({ provider: providerId }) => {
+        const pending: Array<[number, number]> = [];
+        for (let question = 0; question < run.questions.length; question++) {
+          for (let sample = 0; sample < run.samples; sample++) if (!stored.has(answerKey(question, providerId, sample))) pending.push([question, sample]);
+        }
+        const provider = this.dependencies.lineup.get(providerId);
+        if (provider === undefined || run.mode !== this.dependencies.mode) {
+          // Asking another lineup would mix demo and live answers (or another vendor) into one run.
+          for (const [questionIndex, sampleIndex] of pending) {
+            await watchRepository.insertAnswer(failedAnswer(run.id, questionIndex, providerId, sampleIndex, 'provider_removed', this.now()));
           }
-        },
-        (error: unknown) => log.warn('watch run heartbeat failed', { error }),
-      );
-    }, Math.max(1_000, Math.floor(this.leaseMs / 3)));
-    heartbeat.unref();
-    try {
-      const watch = await watchRepository.getWatch(run.watchId);
-      if (watch === undefined) return; // deleted meanwhile: its runs went with it
-      const stored = new Set((await watchRepository.listAnswers(run.id)).map((answer) => answerKey(answer.questionIndex, answer.provider, answer.sampleIndex)));
-      const total = run.questions.length * run.providers.length * run.samples;
-      log.info('watch run working', { answers: total, alreadyStored: stored.size });
-      const matcher = brandMatcherFor(watch.brand, watch.website ?? undefined);
-      const extractor = this.dependencies.brandExtractor ?? rulesBrandExtractor;
-      await Promise.all(
-        run.providers.map(async ({ provider: providerId }) => {
-          const pending: Array<[number, number]> = [];
-          for (let question = 0; question < run.questions.length; question++) {
-            for (let sample = 0; sample < run.samples; sample++) if (!stored.has(answerKey(question, providerId, sample))) pending.push([question, sample]);
-          }
-          const provider = this.dependencies.lineup.get(providerId);
-          if (provider === undefined || run.mode !== this.dependencies.mode) {
-            // Asking another lineup would mix demo and live answers (or another vendor) into one run.
-            for (const [questionIndex, sampleIndex] of pending) {
-              await watchRepository.insertAnswer(failedAnswer(run.id, questionIndex, providerId, sampleIndex, 'provider_removed', this.now()));
+          return;
+        }
+        let next = 0;
+        const worker = async (): Promise<void> => {
+          // A stop (or a lost lease) halts: no new question is asked; the ones in flight finish or are cut.
+          while (!halt.aborted && next < pending.length) {
+            const [questionIndex, sampleIndex] = pending[next] as [number, number];
+            next += 1;
+            const question = run.questions[questionIndex] ?? '';
+            let answer: WatchAnswerRecord;
+            try {
+              const reply = await provider.ask({ prompt: question, purpose: WATCH_PURPOSE, signal: cut });
+              const brands = await extractor.extract(reply.text, { brand: watch.brand, competitors: [], signal: cut });
+              const position = positionInList(brands, matcher);
+              answer = {
+                runId: run.id,
+                questionIndex,
+                provider: providerId,
+                sampleIndex,
+                ok: true,
+                model: reply.model,
+                answer: reply.text,
+                brands,
+                named: position !== null || matcher.mentions(reply.text),
+                position,
+                failureKind: null,
+                costMicroUsd: this.dependencies.budget?.prices.costMicroUsd(reply.model, reply.usage) ?? 0,
+                answeredAt: this.now().toISOString(),
+              };
+            } catch (failure) {
+              // Cut by a stop (or a lost lease): not stored, so the resume asks it again.
+              if (cut.aborted) return;
+              answer = failedAnswer(run.id, questionIndex, providerId, sampleIndex, failure instanceof ProviderFailure ? failure.kind : 'unexpected', this.now());
             }
-            return;
+            await watchRepository.insertAnswer(answer);
           }
-          let next = 0;
-          const worker = async (): Promise<void> => {
-            while (!cut.aborted && next < pending.length) {
-              const [questionIndex, sampleIndex] = pending[next] as [number, number];
-              next += 1;
-              const question = run.questions[questionIndex] ?? '';
-              let answer: WatchAnswerRecord;
-              try {
-                const reply = await provider.ask({ prompt: question, purpose: WATCH_PURPOSE, signal: cut });
-                const brands = await extractor.extract(reply.text, { brand: watch.brand, competitors: [], signal: cut });
-                const position = positionInList(brands, matcher);
-                answer = {
-                  runId: run.id,
-                  questionIndex,
-                  provider: providerId,
-                  sampleIndex,
-                  ok: true,
-                  model: reply.model,
-                  answer: reply.text,
-                  brands,
-                  named: position !== null || matcher.mentions(reply.text),
-                  position,
-                  failureKind: null,
-                  costMicroUsd: this.dependencies.budget?.prices.costMicroUsd(reply.model, reply.usage) ?? 0,
-                  answeredAt: this.now().toISOString(),
-                };
-              } catch (failure) {
-                // Cut by a stop (or a lost lease): not stored, so the resume asks it again.
-                if (cut.aborted) return;
-                answer = failedAnswer(run.id, questionIndex, providerId, sampleIndex, failure instanceof ProviderFailure ? failure.kind : 'unexpected', this.now());
-              }
-              await watchRepository.insertAnswer(answer);
-            }
-          };
-          await Promise.all(Array.from({ length: Math.min(this.dependencies.concurrencyPerProvider ?? DEFAULT_CONCURRENCY, pending.length) }, worker));
-        }),
-      );
-      if (cut.aborted) {
-        log.info('watch run paused; it resumes on the next start');
-        if (!lost.signal.aborted) await watchRepository.releaseLease(run.id, this.owner);
-        return;
-      }
-      await this.finish(watch, run, log);
-    } catch (error) {
-      // A run never crashes the process; its lease runs out and the next tick resumes it.
-      log.error('watch run failed', { error });
-    } finally {
-      clearInterval(heartbeat);
+        };
+        await Promise.all(Array.from({ length: Math.min(this.dependencies.concurrencyPerProvider ?? DEFAULT_CONCURRENCY, pending.length) }, worker));
+      }),
+    );
+    if (halt.aborted || cut.aborted) {
+      log.info('watch run paused; it resumes from its stored answers');
+      return 'paused';
     }
+    await this.finish(watch, run, log);
+    return 'done';
   }
 
   private async finish(watch: WatchRecord, run: WatchRunRecord, log: Logger): Promise<void> {
@@ -319,7 +289,7 @@ export class WatchTracker {
       const reason = budgetOnly
         ? 'budget: the monthly provider budget refused every call of this run'
         : `no provider answered (${[...new Set(answers.map((answer) => answer.failureKind ?? 'unknown'))].join(', ')})`;
-      await watchRepository.finishRun(run.id, this.owner, { status: budgetOnly ? 'skipped' : 'failed', reason, pointJson: null, changesJson: '[]', completedAt }, []);
+      await watchRepository.finishRun(run.id, { status: budgetOnly ? 'skipped' : 'failed', reason, pointJson: null, changesJson: '[]', completedAt }, []);
       log.warn('watch run measured nothing', { reason });
       return;
     }
@@ -340,7 +310,6 @@ export class WatchTracker {
     const alerts = changes.length === 0 ? [] : this.alertsFor(watch, run, point, changes, completedAt);
     const finished = await watchRepository.finishRun(
       run.id,
-      this.owner,
       { status: 'complete', reason: null, pointJson: JSON.stringify(point), changesJson: JSON.stringify(changes), completedAt },
       alerts,
     );
