@@ -13,6 +13,7 @@ import { mapRoutes } from './rest/map-routes.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { tokenRoutes } from './rest/token-routes.js';
 import { watchRoutes } from './rest/watch-routes.js';
+import { watchSiteRoutes } from './site/watch-site-routes.js';
 import { siteRoutes } from './site/site-routes.js';
 import { createStaticSite } from './site/static-site.js';
 import type { RouteContext } from './route-context.js';
@@ -85,6 +86,7 @@ export async function startService(config: Config, logger: Logger, options: Star
         authRoutes(context),
         tokens.router,
         watchRoutes(context, runtime.watchTracker, { crawl: options.crawl }),
+        watchSiteRoutes(context, runtime.watchTracker),
         discoveryRoutes(context),
         siteRoutes(context, site, buyerQuestionMaps.dependencies),
       ],

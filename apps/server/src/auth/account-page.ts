@@ -20,6 +20,16 @@ export interface AccountAuditSummary {
   tokens?: readonly { id: string; kind: 'badge' | 'share'; createdAt: string; revokedAt: string | null }[];
 }
 
+/** One watch row on the account page. */
+export interface AccountWatchSummary {
+  id: string;
+  brand: string;
+  category: string;
+  schedule: string;
+  paused: boolean;
+  nextRunAt: string;
+}
+
 /** A message shown above the page's content. */
 export interface PageNotice {
   kind: 'info' | 'error';
@@ -28,7 +38,14 @@ export interface PageNotice {
 
 /** What the page shows: the signed-in account, or the sign-in form. */
 export type AccountPageView =
-  | { signedIn: true; email: string; credits: number; audits: readonly AccountAuditSummary[]; notice?: PageNotice | undefined }
+  | {
+      signedIn: true;
+      email: string;
+      credits: number;
+      audits: readonly AccountAuditSummary[];
+      watches?: readonly AccountWatchSummary[] | undefined;
+      notice?: PageNotice | undefined;
+    }
   | { signedIn: false; notice?: PageNotice | undefined; email?: string | undefined };
 
 function layout(title: string, body: string, site: LayoutContext, notice: PageNotice | undefined): string {
@@ -83,6 +100,28 @@ ${rows}
 `;
 }
 
+function watchesHtml(watches: readonly AccountWatchSummary[]): string {
+  if (watches.length === 0) return '<p>No watches yet. A watch re-asks the buyer questions of a brand on a schedule and shows the trend: create one with POST /api/watches or <code>visibility watch add</code> (<a href="/developers">developers</a>).</p>\n';
+  const rows = watches
+    .map(
+      (watch) => `<tr>
+<td><a href="/watches/${escapeHtml(watch.id)}">${escapeHtml(watch.brand)}</a></td>
+<td>${escapeHtml(watch.category)}</td>
+<td>${escapeHtml(watch.schedule)}${watch.paused ? ' (paused)' : ''}</td>
+<td><time datetime="${escapeHtml(watch.nextRunAt)}">${escapeHtml(watch.nextRunAt.slice(0, 16).replace('T', ' '))}</time></td>
+</tr>`,
+    )
+    .join('\n');
+  return `<div class="table-scroll"><table>
+<caption>Brands re-measured on a schedule; open one for its trend, changes and runs.</caption>
+<thead><tr><th scope="col">Brand</th><th scope="col">Category</th><th scope="col">Schedule</th><th scope="col">Next run (UTC)</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table></div>
+`;
+}
+
 /** The audit's badges and share links, each with a button that revokes it (a revoked one stops working at once). */
 function tokensHtml(audit: AccountAuditSummary): string {
   const tokens = audit.tokens ?? [];
@@ -112,7 +151,7 @@ export function renderAccountPage(view: AccountPageView, site: LayoutContext = D
 </dl>
 <form method="post" action="/auth/sign-out"><button class="secondary" type="submit">Sign out</button></form>
 <h2>Your audits</h2>
-${auditsHtml(view.audits)}`,
+${auditsHtml(view.audits)}${view.watches === undefined ? '' : `<h2>Your watches</h2>\n${watchesHtml(view.watches)}`}`,
     site,
     view.notice,
   );

@@ -206,13 +206,14 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     response.json({ audits: auditsOf(session) });
   });
 
-  router.get('/account', (request, response) => {
+  router.get('/account', async (request, response) => {
     const session = sessionOf(request);
+    const watches = session === undefined ? undefined : await store.watchRepository.listWatches(session.email);
     const sent = request.query.sent === '1';
     const notice = sent
       ? ({ kind: 'info', text: `We mailed a sign-in link to the address you gave. It works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes; check your spam folder if it does not arrive.` } as const)
       : undefined;
-    sendHtml(response, 200, renderAccountPage(session === undefined ? { signedIn: false, notice } : { ...accountView(session), notice }, siteLayout));
+    sendHtml(response, 200, renderAccountPage(session === undefined ? { signedIn: false, notice } : { ...accountView(session), watches, notice }, siteLayout));
   });
 
   return router;
