@@ -22,7 +22,7 @@ export {
 export type { CreateWatchOptions, WatchHistory } from './operations.js';
 export { buildPoint } from './point.js';
 export { nextRunAfter, schedulePeriodMs } from './schedule.js';
-export { BASELINE_MAX_RUNS, CHANGE_LEVEL, DETECTION_WINDOW_RUNS, detectChanges, MIN_EFFECT, normalCdf, twoProportionTest } from './statistics.js';
+export { BASELINE_MAX_RUNS, CHANGE_LEVEL, DETECTION_WINDOW_RUNS, detectChanges, MIN_EFFECT, MIN_RUNS_AFTER_CHANGE, normalCdf, twoProportionTest } from './statistics.js';
 export type { EarlierRun } from './statistics.js';
 export {
   ALERT_RETRY_DELAYS_MS,

@@ -74,6 +74,15 @@ describe('change detection', () => {
     expect(next).toEqual([]);
   });
 
+  it('does not report the return of a one-run outlier to the old level as a second change', () => {
+    const level = [point('1', { openai: [15, 30] }), point('2', { openai: [16, 30] }), point('3', { openai: [15, 30] })];
+    const outlier = point('4', { openai: [30, 30] });
+    const first = detectChanges({ runId: '4', at: 'x', point: outlier }, earlierRuns(level));
+    expect(first.some((change) => change.provider === 'openai')).toBe(true);
+    const back = detectChanges({ runId: '5', at: 'y', point: point('5', { openai: [15, 30] }) }, earlierRuns([...level, outlier], [[], [], [], first]));
+    expect(back).toEqual([]);
+  });
+
   it('needs a move of at least MIN_EFFECT however many answers there are', () => {
     const before = earlierRuns([point('1', { openai: [5000, 10000] })]);
     const changes = detectChanges({ runId: '2', at: 'x', point: point('2', { openai: [5600, 10000] }) }, before);

@@ -1,8 +1,8 @@
 // The statistics of tracking (docs/tracking.md says them in plain words): a 95% Wilson interval per rate, and
 // a change only when a two-proportion z-test between the latest run and the runs before it is significant at
-// 95% after a Bonferroni correction over every test of the last DETECTION_WINDOW_RUNS runs (so ten runs of
-// an unchanged world raise no alert at all with at least 95% probability), and the rate moved by at least
-// MIN_EFFECT. Noise alone then almost never alerts.
+// 95% after a Bonferroni correction over every test of DETECTION_WINDOW_RUNS runs (so a month of daily runs
+// of an unchanged world raises no alert at all with about 95% probability), and the rate moved by at least
+// MIN_EFFECT. Noise alone then almost never alerts (scripts/tracking/noise.ts measures it).
 
 import { wilsonInterval } from '../audit/statistics.js';
 import { normalizeBrandKey } from '../extraction/index.js';
@@ -12,15 +12,21 @@ import type { StoredPoint, WatchChange } from './types.js';
 /** The family-wise error level: 95% confidence. */
 export const CHANGE_LEVEL = 0.05;
 /**
- * The family covers the tests of this many consecutive runs: per-run 95% would still alert about once in
- * twenty runs of an unchanged world (measured: 2 false alerts in 30 daily runs at a 50% rate), which for a
- * daily watch is a false alarm every few weeks.
+ * The family covers the tests of this many consecutive runs (a month of daily runs). Per-run 95% would still
+ * alert about once in twenty runs of an unchanged world (measured with the simulator: 2 false alerts in 30
+ * daily runs at a 50% rate), which for a daily watch is a false alarm every few weeks.
  */
-export const DETECTION_WINDOW_RUNS = 10;
+export const DETECTION_WINDOW_RUNS = 30;
 /** The smallest move (in proportion points) reported as a change, however significant: 10 points. */
 export const MIN_EFFECT = 0.1;
 /** At most this many earlier runs form the baseline (a rolling window, so an old level fades out). */
 export const BASELINE_MAX_RUNS = 8;
+/**
+ * After a change, a series is tested again only once its new level has this many runs: one run is too
+ * thin a baseline, and a false alarm would otherwise be followed by a second one when the next run is back
+ * at the old level.
+ */
+export const MIN_RUNS_AFTER_CHANGE = 3;
 
 /** Standard normal cumulative distribution (Cody-style erfc via a rational approximation, |error| < 1.2e-7). */
 export function normalCdf(z: number): number {
@@ -103,6 +109,7 @@ export function detectChanges(latest: { runId: string; at: string; point: Stored
     if (now === undefined || now.answers === 0) continue;
     const baseline: Tally = { named: 0, answers: 0 };
     let runs = 0;
+    let sinceChange = false;
     for (const run of earlier) {
       if (runs >= BASELINE_MAX_RUNS) break;
       const tally = read(run.point);
@@ -112,9 +119,12 @@ export function detectChanges(latest: { runId: string; at: string; point: Stored
         runs += 1;
       }
       // The run that changed this series starts its new level: it belongs to the baseline, the runs before it do not.
-      if (run.changes.some((change) => change.provider === key && change.competitor === undefined)) break;
+      if (run.changes.some((change) => change.provider === key && change.competitor === undefined)) {
+        sinceChange = true;
+        break;
+      }
     }
-    if (baseline.answers === 0) continue;
+    if (baseline.answers === 0 || (sinceChange && runs < MIN_RUNS_AFTER_CHANGE)) continue;
     const kind = now.named === 0 && baseline.named > 0 ? 'dropped_out' : 'mention_rate';
     candidates.push({ provider: key, kind, baseline, now, baselineRuns: runs, test: twoProportionTest(baseline.named, baseline.answers, now.named, now.answers) });
   }

@@ -82,12 +82,12 @@ describe('a watch over time against the simulator', () => {
     }
   }, 120_000);
 
-  it('detects a real fall when the world shifts the brand (about 90% to 50%), once, and then stays quiet at the new level', async () => {
+  it('detects a real fall when the world shifts the brand (about 90% to 30%), once, and then stays quiet at the new level', async () => {
     const tracker = trackerOn(stores.open());
     const watchId = await newWatch(tracker);
     for (let day = 0; day < 4; day++) await runDay(tracker, day);
     expect((await getWatchHistory(tracker, OWNER, watchId)).changes).toEqual([]);
-    simulator.setBrandRate('Pipedrive', 0.5);
+    simulator.setBrandRate('Pipedrive', 0.3);
     await runDay(tracker, 4);
     const history = await getWatchHistory(tracker, OWNER, watchId);
     const overall = history.changes.find((change) => change.provider === 'overall' && change.competitor === undefined);

@@ -102,7 +102,7 @@ export interface WatchChange {
   toInterval: [number, number];
   /** Two-sided p-value of the two-proportion z-test. */
   pValue: number;
-  /** The level each test had to pass: 0.05 divided by (the run's tests × 10 runs), a Bonferroni correction. */
+  /** The level each test had to pass: 0.05 divided by (the run's tests × 30 runs), a Bonferroni correction. */
   threshold: number;
   direction: 'up' | 'down';
   /** Answers behind each side. */
