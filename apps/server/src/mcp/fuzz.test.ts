@@ -273,7 +273,7 @@ describe('raw malformed JSON-RPC POSTs to /mcp', () => {
 describe('after the fuzzing', () => {
   it('still serves the SDK client and GET /health', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([startVisibilityCheckTool.name, getVisibilityCheckTool.name]);
+    expect(tools.map((tool) => tool.name)).toEqual([startVisibilityCheckTool.name, getVisibilityCheckTool.name, 'get_visibility_history']);
     const unknown = (await client.callTool({ name: 'get_visibility_check', arguments: { runId: randomUUID() } })) as CallToolResult;
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/^run_not_found:/);

@@ -52,7 +52,7 @@ function inspector(args: string[]): Promise<any> {
 }
 
 describe('the MCP Inspector CLI', () => {
-  it('lists the two tools with their schemas', async () => {
+  it('lists the tools with their schemas', async () => {
     const listed = await inspector(['--method', 'tools/list']);
     expect(listed.tools.map((tool: { name: string }) => tool.name)).toEqual(['start_visibility_check', 'get_visibility_check', 'get_visibility_history']);
     expect(listed.tools[0].inputSchema.required).toEqual(['brand', 'website', 'category']);
