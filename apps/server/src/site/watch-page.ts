@@ -71,7 +71,7 @@ export function trendChartSvg(idPrefix: string, label: string, series: readonly 
   const last = series.at(-1)?.at.slice(0, 10) ?? '';
   const axis = `<text x="${LEFT}" y="${HEIGHT - 8}" font-size="11" fill="currentColor">${escapeHtml(first)}</text><text x="${WIDTH - RIGHT}" y="${HEIGHT - 8}" text-anchor="end" font-size="11" fill="currentColor">${escapeHtml(last)}</text>`;
   const description = `${series.length} runs from ${first} to ${last}; latest ${pct(series.at(-1)?.rate)}; ${changes.length} real change${changes.length === 1 ? '' : 's'} marked.`;
-  return `<figure class="report-chart"><div class="report-chart-scroll"><svg class="report-chart-svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg"><title id="${titleId}">${escapeHtml(label)}</title><desc id="${descId}">${escapeHtml(description)}</desc>${grid}${band}${line}${dots}${marks}${axis}</svg></div><figcaption>${escapeHtml(label)}: the line is the share of answers naming the brand, the band its 95% interval, ▲/▼ a change the data say is real.</figcaption></figure>`;
+  return `<figure class="report-chart"><div class="report-chart-scroll" role="region" aria-labelledby="${titleId}" tabindex="0"><svg class="report-chart-svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${titleId} ${descId}" xmlns="http://www.w3.org/2000/svg"><title id="${titleId}">${escapeHtml(label)}</title><desc id="${descId}">${escapeHtml(description)}</desc>${grid}${band}${line}${dots}${marks}${axis}</svg></div><figcaption>${escapeHtml(label)}: the line is the share of answers naming the brand, the band its 95% interval, ▲/▼ a change the data say is real.</figcaption></figure>`;
 }
 
 /** The page body (inside the layout). */
@@ -122,8 +122,8 @@ export function renderWatchHtml(history: WatchHistory, alertLog: readonly WatchA
       html: `<tr><td><time datetime="${escapeHtml(run.at)}">${escapeHtml(run.at.slice(0, 16).replace('T', ' '))}</time></td><td colspan="${watch.providers.length + 4}">${escapeHtml(run.status)}: ${escapeHtml(run.reason ?? '')}</td></tr>`,
     })),
   ].sort((left, right) => left.at.localeCompare(right.at));
-  parts.push(`<div class="table-scroll"><table>
-<caption>Every run, oldest first: the share of answers naming ${escapeHtml(watch.brand)} with its 95% interval.</caption>
+  parts.push(`<div class="table-scroll" role="region" aria-labelledby="${prefix}-runs" tabindex="0"><table>
+<caption id="${prefix}-runs">Every run, oldest first: the share of answers naming ${escapeHtml(watch.brand)} with its 95% interval.</caption>
 <thead><tr><th scope="col">Run (UTC)</th><th scope="col">Mode</th><th scope="col" class="number">All providers</th>${watch.providers.map((provider) => `<th scope="col" class="number">${escapeHtml(provider)}</th>`).join('')}<th scope="col" class="number">Answers</th><th scope="col" class="number">Cost</th></tr></thead>
 <tbody>
 ${rows.map((row) => row.html).join('\n')}
