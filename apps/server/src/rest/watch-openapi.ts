@@ -62,6 +62,23 @@ export const WATCH_SCHEMAS: Record<string, JsonObject> = {
       createdAt: { type: 'string', format: 'date-time' },
       alert: ref('WatchAlert'),
       webhookSecret: { type: 'string', description: 'Only in the answer of POST /api/watches, once: the key of the X-Visibility-Signature HMAC.' },
+      alertLog: {
+        type: 'array',
+        description: 'Only in getWatch: every alert try, oldest first.',
+        items: {
+          type: 'object',
+          properties: {
+            alertId: { type: 'string' },
+            channel: { type: 'string', enum: ['email', 'webhook'] },
+            runId: { type: 'string' },
+            tryNumber: { type: 'integer' },
+            triedAt: { type: 'string', format: 'date-time' },
+            ok: { type: 'boolean' },
+            httpStatus: { type: ['integer', 'null'] },
+            error: { type: ['string', 'null'] },
+          },
+        },
+      },
     },
   },
   WatchChange: {

@@ -114,8 +114,12 @@ describe('watches over REST', () => {
     expect(await call('GET', `/api/watches/${id}`, { email: OTHER })).toMatchObject({ status: 404, body: { ...API_ERROR, code: 'watch_not_found' } });
     expect(await call('GET', '/api/watches/not-a-uuid')).toMatchObject({ status: 404, body: { code: 'watch_not_found' } });
 
+    // As after a weekly run: the next one a week away.
+    await running.service.store.watchRepository.updateWatch(id, { nextRunAt: new Date(Date.now() + 7 * DAY).toISOString() }, new Date().toISOString());
     const patched = await call('PATCH', `/api/watches/${id}`, { body: { schedule: 'daily', paused: true, alert: { webhookUrl: 'https://hooks.example/x' } } });
     expect(patched).toMatchObject({ status: 200, body: { schedule: 'daily', paused: true, alert: { email: true, webhookUrl: 'https://hooks.example/x' } } });
+    // From weekly to daily: the next run comes within a day, not in a week.
+    expect(Date.parse(patched.body.nextRunAt)).toBeLessThanOrEqual(Date.now() + DAY);
     expect(await call('PATCH', `/api/watches/${id}`, { body: { alert: { webhookUrl: 'http://localhost/x' } } })).toMatchObject({ status: 400, body: { code: 'invalid_webhook' } });
     expect(await call('PATCH', `/api/watches/${id}`, { body: { brand: 'Other' } })).toMatchObject({ status: 400, body: { code: 'invalid_body' } });
     expect(await call('PATCH', `/api/watches/${id}`, { email: OTHER, body: { paused: false } })).toMatchObject({ status: 404 });

@@ -13,6 +13,7 @@ import type { HistoryPoint, StoredPoint, Watch, WatchChange, WatchRun } from './
 import { MAX_WATCH_QUESTIONS, MAX_WATCHES_PER_OWNER } from './types.js';
 import type { WatchTracker } from './tracker.js';
 import { parseWatchPatch, parseWatchRequest } from './watch-request.js';
+import { schedulePeriodMs } from './schedule.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -112,13 +113,21 @@ export async function findOwnedWatch(tracker: WatchTracker, ownerEmail: string, 
   return record;
 }
 
-/** Changes schedule, alert or paused. A new schedule counts from now; resuming a paused watch makes it due at once. */
+/**
+ * Changes schedule, alert or paused. A shorter schedule brings the next run forward to at most one new period
+ * from now; resuming a paused watch that is overdue makes it due at once.
+ */
 export async function updateWatch(tracker: WatchTracker, ownerEmail: string, watchId: string, body: unknown): Promise<Watch> {
   const { watchRepository, hostMap } = tracker.dependencies;
   const record = await findOwnedWatch(tracker, ownerEmail, watchId);
   const patch = parseWatchPatch(body, { hostMap });
   const now = (tracker.dependencies.now ?? (() => new Date()))();
   const resumed = patch.paused === false && record.paused;
+  let nextRunAt: string | undefined = resumed && record.nextRunAt < now.toISOString() ? now.toISOString() : undefined;
+  if (patch.schedule !== undefined && patch.schedule !== record.schedule) {
+    const soonest = new Date(now.getTime() + schedulePeriodMs(patch.schedule)).toISOString();
+    if ((nextRunAt ?? record.nextRunAt) > soonest) nextRunAt = soonest;
+  }
   await watchRepository.updateWatch(
     record.id,
     {
@@ -126,7 +135,7 @@ export async function updateWatch(tracker: WatchTracker, ownerEmail: string, wat
       ...(patch.paused === undefined ? {} : { paused: patch.paused }),
       ...(patch.alert?.email === undefined ? {} : { alertEmail: patch.alert.email }),
       ...(patch.alert?.webhookUrl === undefined ? {} : { webhookUrl: patch.alert.webhookUrl }),
-      ...(resumed && record.nextRunAt < now.toISOString() ? { nextRunAt: now.toISOString() } : {}),
+      ...(nextRunAt === undefined ? {} : { nextRunAt }),
     },
     now.toISOString(),
   );
