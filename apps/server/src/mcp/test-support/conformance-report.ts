@@ -86,7 +86,7 @@ export function renderConformanceReport(results: readonly ScenarioResult[], expe
     '`npx vitest run --project server src/mcp/conformance -u`.',
     '',
     'The CLI runs with `--expected-failures apps/server/src/mcp/conformance-expected-failures.yaml`: it fails on any other',
-    'failure and on a listed scenario that starts passing. The server is tools-only (two tools, no resources, prompts,',
+    'failure and on a listed scenario that starts passing. The server is tools-only (three tools, no resources, prompts,',
     'completions, logging, sampling or elicitation), and most scenarios call the conformance suite\'s reference tools by',
     'name, so they cannot pass here; each listed failure gives its reason. What these scenarios would check about our own',
     'tools (progress, isError results, output schemas) is tested in `tools.test.ts` and `mcp-http.test.ts`.',
