@@ -121,6 +121,9 @@ describe('watches over REST', () => {
     // From weekly to daily: the next run comes within a day, not in a week.
     expect(Date.parse(patched.body.nextRunAt)).toBeLessThanOrEqual(Date.now() + DAY);
     expect(await call('PATCH', `/api/watches/${id}`, { body: { alert: { webhookUrl: 'http://localhost/x' } } })).toMatchObject({ status: 400, body: { code: 'invalid_webhook' } });
+    // Only the fields sent change: the mail alert stays off, the webhook goes, the schedule stays daily.
+    expect(await call('PATCH', `/api/watches/${id}`, { body: { alert: { email: false } } })).toMatchObject({ body: { alert: { email: false, webhookUrl: 'https://hooks.example/x' } } });
+    expect(await call('PATCH', `/api/watches/${id}`, { body: { alert: { webhookUrl: null } } })).toMatchObject({ body: { schedule: 'daily', paused: true, alert: { email: false, webhookUrl: null } } });
     expect(await call('PATCH', `/api/watches/${id}`, { body: { brand: 'Other' } })).toMatchObject({ status: 400, body: { code: 'invalid_body' } });
     expect(await call('PATCH', `/api/watches/${id}`, { email: OTHER, body: { paused: false } })).toMatchObject({ status: 404 });
     expect(await call('DELETE', `/api/watches/${id}`, { email: OTHER })).toMatchObject({ status: 404 });

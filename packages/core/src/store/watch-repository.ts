@@ -234,14 +234,29 @@ export class WatchRepository extends SqlRepository {
 
   /** Changes the fields given; false when there is no such watch. */
   async updateWatch(id: string, patch: WatchPatch, now: string): Promise<boolean> {
-    const sets: string[] = ['updated_at = @now'];
-    const values: Record<string, unknown> = { id, now };
-    if (patch.schedule !== undefined) (sets.push('schedule = @schedule'), (values.schedule = patch.schedule));
-    if (patch.paused !== undefined) (sets.push('paused = @paused'), (values.paused = patch.paused ? 1 : 0));
-    if (patch.alertEmail !== undefined) (sets.push('alert_email = @alertEmail'), (values.alertEmail = patch.alertEmail ? 1 : 0));
-    if (patch.webhookUrl !== undefined) (sets.push('webhook_url = @webhookUrl'), (values.webhookUrl = patch.webhookUrl));
-    if (patch.nextRunAt !== undefined) (sets.push('next_run_at = @nextRunAt'), (values.nextRunAt = patch.nextRunAt));
-    return this.database.prepare(`UPDATE watches SET ${sets.join(', ')} WHERE id = @id`).run(values).changes === 1;
+    // One statement for every patch: a field left out keeps its value (COALESCE with a NULL parameter), except
+    // webhook_url, which may be set to NULL and so has its own flag.
+    return (
+      this.statement(`
+        UPDATE watches SET
+          schedule = COALESCE(@schedule, schedule),
+          paused = COALESCE(@paused, paused),
+          alert_email = COALESCE(@alertEmail, alert_email),
+          webhook_url = CASE WHEN @setWebhook = 1 THEN @webhookUrl ELSE webhook_url END,
+          next_run_at = COALESCE(@nextRunAt, next_run_at),
+          updated_at = @now
+        WHERE id = @id
+      `).run({
+        id,
+        now,
+        schedule: patch.schedule ?? null,
+        paused: patch.paused === undefined ? null : patch.paused ? 1 : 0,
+        alertEmail: patch.alertEmail === undefined ? null : patch.alertEmail ? 1 : 0,
+        setWebhook: patch.webhookUrl === undefined ? 0 : 1,
+        webhookUrl: patch.webhookUrl ?? null,
+        nextRunAt: patch.nextRunAt ?? null,
+      }).changes === 1
+    );
   }
 
   /** Deletes the watch with its runs, answers and alerts. */

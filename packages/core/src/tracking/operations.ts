@@ -150,7 +150,7 @@ export async function deleteWatch(tracker: WatchTracker, ownerEmail: string, wat
 /** A run as the API shows it, with its progress (answers stored / answers asked). */
 export async function runView(tracker: WatchTracker, run: WatchRunRecord): Promise<WatchRun> {
   const total = run.questions.length * run.providers.length * run.samples;
-  const completed = run.status === 'running' ? await tracker.dependencies.watchRepository.countAnswers(run.id) : run.status === 'complete' ? total : await tracker.dependencies.watchRepository.countAnswers(run.id);
+  const completed = run.status === 'complete' ? total : await tracker.dependencies.watchRepository.countAnswers(run.id);
   return {
     id: run.id,
     watchId: run.watchId,
