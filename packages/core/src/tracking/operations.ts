@@ -180,7 +180,7 @@ export async function startRunNow(tracker: WatchTracker, record: WatchRecord, ch
   const { watchRepository } = tracker.dependencies;
   const now = (tracker.dependencies.now ?? (() => new Date()))();
   const run = tracker.newRun(record, now);
-  const skip = tracker.skipReason(record);
+  const skip = await tracker.skipReason(record);
   if (skip !== undefined) {
     const skipped = await watchRepository.recordSkippedRun({ ...run, status: 'skipped', reason: skip }, 'manual');
     return { run: await runView(tracker, skipped), joined: false };

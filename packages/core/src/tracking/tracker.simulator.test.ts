@@ -184,6 +184,12 @@ describe('a watch over time against the simulator', () => {
     expect(history.points).toEqual([]);
     expect(history.skipped).toEqual([{ runId: run?.id, at: START.toISOString(), status: 'skipped', reason: run?.reason }]);
     expect(history.watch.nextRunAt).toBe(new Date(START.getTime() + DAY).toISOString());
+    // Run now is recorded the same way, and spends no credit.
+    store.accountRepository.grantCredits(OWNER, 1);
+    const now = await runWatchNow(tracker, OWNER, watchId);
+    expect(now.run).toMatchObject({ status: 'skipped', trigger: 'manual', reason: run?.reason });
+    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(1);
+    expect(simulator.requests()).toEqual([]);
   });
 
   it('runs now for one credit, joins a running run for nothing, and refuses without credit', async () => {

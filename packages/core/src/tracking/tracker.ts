@@ -121,7 +121,7 @@ export class WatchTracker {
         expectedNextRunAt: watch.nextRunAt,
         nextRunAt: nextRunAfter(watch.schedule, new Date(watch.nextRunAt), now).toISOString(),
         run,
-        skipReason: this.skipReason(watch),
+        skipReason: await this.skipReason(watch),
         now: now.toISOString(),
       });
       if (claimed === undefined) continue;
@@ -133,17 +133,20 @@ export class WatchTracker {
   }
 
   /** Why a run of the watch cannot happen now (the budget), or undefined. */
-  skipReason(watch: WatchRecord): string | undefined {
+  async skipReason(watch: WatchRecord): Promise<string | undefined> {
     const { budget, lineup } = this.dependencies;
     const missing = watch.providers.filter((provider) => !lineup.has(provider));
     if (missing.length === watch.providers.length) return `none of the watch's providers (${watch.providers.join(', ')}) is configured`;
     if (budget === undefined) return undefined;
-    const unpaid = watch.providers.filter((provider) => {
+    const unpaid: string[] = [];
+    for (const provider of watch.providers) {
       const model = lineup.get(provider)?.model;
-      return model !== undefined && !budget.hasBudgetLeft(model);
-    });
+      // Awaited: the budget port answers synchronously on SQLite and asynchronously on PostgreSQL.
+      if (model !== undefined && !(await budget.hasBudgetLeft(model))) unpaid.push(provider);
+    }
     if (unpaid.length === 0) return undefined;
-    return `budget: the monthly provider budget is used up (it resets at ${budget.status().resetAt.toISOString()}); ${unpaid.join(', ')} could not be paid for`;
+    const { resetAt } = await budget.status();
+    return `budget: the monthly provider budget is used up (it resets at ${resetAt.toISOString()}); ${unpaid.join(', ')} could not be paid for`;
   }
 
   /** A run record for the watch as the lineup stands now (its providers and models frozen for a resume). */
