@@ -161,6 +161,8 @@ describe('watches over REST', () => {
     expect((await call('GET', `/api/watches/${id}/history?to=${yesterday}`)).body.points).toEqual([]);
     expect((await call('GET', `/api/watches/${id}/history?from=${yesterday}`)).body.points).toHaveLength(1);
     expect(await call('GET', `/api/watches/${id}/history?from=last-week`)).toMatchObject({ status: 400, body: { code: 'invalid_range' } });
+    expect(await call('GET', `/api/watches/${id}/history`, { email: OTHER })).toMatchObject({ status: 404, body: { code: 'watch_not_found' } });
+    expect(await call('POST', `/api/watches/${id}/runs`, { email: OTHER })).toMatchObject({ status: 404, body: { code: 'watch_not_found' } });
     expect(await call('GET', `/api/watches/${id}/history?format=xml`)).toMatchObject({ status: 400, body: { code: 'invalid_format' } });
   });
 
