@@ -8,15 +8,28 @@ const shared = {
   ssr: { resolve: { conditions: ['visibility-source'] } },
 };
 
+// isolate false: a worker imports the SDKs, zod schemas and core once and runs many files with them,
+// instead of re-importing everything per file (the biggest CPU cost of the suite). No test relies on a
+// fresh module registry: none uses vi.mock, and stubs and fake timers are restored after each test.
+const project = (name: string, root: string, testTimeout: number) => ({
+  ...shared,
+  // Hooks start servers and store audits like tests do: the same allowance on a busy machine.
+  test: { name, root, include: ['src/**/*.test.ts'], testTimeout, hookTimeout: testTimeout, isolate: false },
+});
+
 export default defineConfig({
   test: {
     reporters: ['default', new SummaryLineReporter()],
+    // Most of the suite waits on sockets (servers on port 0, the simulator, fixture sites, a browser), not
+    // on the CPU. Vitest's default on a 2-core machine is one worker (cores - 1), which runs the files one
+    // after the other; four keep both cores busy while files wait (`--maxWorkers=N` overrides it).
+    maxWorkers: 4,
     projects: [
-      { ...shared, test: { name: 'core', root: './packages/core', include: ['src/**/*.test.ts'], testTimeout: 20_000 } },
-      { ...shared, test: { name: 'simulator', root: './packages/simulator', include: ['src/**/*.test.ts'], testTimeout: 20_000 } },
-      { ...shared, test: { name: 'mcp', root: './packages/mcp', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
-      { ...shared, test: { name: 'stdio-bridge', root: './packages/stdio-bridge', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
-      { ...shared, test: { name: 'server', root: './apps/server', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      project('core', './packages/core', 20_000),
+      project('simulator', './packages/simulator', 20_000),
+      project('mcp', './packages/mcp', 30_000),
+      project('stdio-bridge', './packages/stdio-bridge', 30_000),
+      project('server', './apps/server', 30_000),
     ],
   },
 });

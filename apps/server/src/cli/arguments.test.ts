@@ -1,21 +1,32 @@
 // Argument handling of `visibility repeat`, `visibility check` and `visibility audit` that never reaches the runtime, run in
-// process (the spawned-bin tests in measure-commands.test.ts cover the REST validation codes end to end).
+// process (measure-commands.test.ts and audit-command.test.ts cover the REST validation codes end to end).
 
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { assessAudit, runAuditCommand } from './audit.js';
 import { runCheck } from './check.js';
+import type { CliIo } from './io.js';
 import { assessRepeat, runRepeat } from './repeat.js';
 
-let stdout: MockInstance;
-let stderr: MockInstance;
+let stdout: string[];
+let stderr: string[];
+let io: CliIo;
 
 beforeEach(() => {
-  stdout = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  stdout = [];
+  stderr = [];
+  io = {
+    stdout: { write: (text: string) => stdout.push(text) },
+    stderr: { write: (text: string) => stderr.push(text) },
+    stdin: (async function* () {})(),
+    env: {},
+    onInterrupt: () => () => {},
+    exit: () => {
+      throw new Error('exit is not expected here');
+    },
+  };
 });
-afterEach(() => vi.restoreAllMocks());
 
-const written = (spy: MockInstance): string => spy.mock.calls.map((call) => String(call[0])).join('');
+const written = (lines: string[]): string => lines.join('');
 
 describe('repeat, check and audit arguments', () => {
   it.each([
@@ -31,15 +42,15 @@ describe('repeat, check and audit arguments', () => {
     { run: runAuditCommand, args: ['Acme', '--brand', 'Acme'], message: 'not both' },
     { run: runAuditCommand, args: ['Acme', '--lang', 'es'], message: "'--lang'" },
   ])('$args is a usage error: exit 2, message on stderr, nothing on stdout', async ({ run, args, message }) => {
-    expect(await run(args)).toBe(2);
+    expect(await run(args, io)).toBe(2);
     expect(written(stderr)).toContain(message);
     expect(written(stdout)).toBe('');
   });
 
   it('--help prints the command usage on stdout and exits 0', async () => {
-    expect(await runRepeat(['--help'])).toBe(0);
-    expect(await runCheck(['-h'])).toBe(0);
-    expect(await runAuditCommand(['--help'])).toBe(0);
+    expect(await runRepeat(['--help'], io)).toBe(0);
+    expect(await runCheck(['-h'], io)).toBe(0);
+    expect(await runAuditCommand(['--help'], io)).toBe(0);
     expect(written(stdout)).toMatch(/^Usage: visibility repeat .*\nUsage: visibility check .*\nUsage: visibility audit /s);
   });
 });

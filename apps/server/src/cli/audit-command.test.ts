@@ -1,4 +1,4 @@
-// `visibility audit`, run as the real built bin (run `npx tsc -b` first): the demo lineup auditing a local
+// `visibility audit`, run in-process through main() (test-support/run-cli.ts): the demo lineup auditing a local
 // fixture site reached through CRAWL_HOST_MAP, the REST validation's refusals, and a provider failing throughout.
 
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { AuditResponseSchema } from '@visibility/core';
 import { SAAS_SITE, startFixtureSite, type FixtureSite } from '../test-support/fixture-site.js';
-import { runCli } from '../test-support/spawn-cli.js';
+import { runCliInProcess } from '../test-support/run-cli.js';
 
 const TIMEOUT_MS = 60_000;
 /** The REST body without the per-caller `rateLimit`, which the CLI does not have. */
@@ -41,7 +41,7 @@ function cliEnv(extra: Record<string, string> = {}): { env: NodeJS.ProcessEnv; d
 }
 
 function run(args: string[], extra: Record<string, string> = {}) {
-  return runCli(['audit', ...args], { env: cliEnv(extra).env, timeoutMs: TIMEOUT_MS });
+  return runCliInProcess(['audit', ...args], { env: cliEnv(extra).env });
 }
 
 const SITE_ARGS = ['--website', 'pipedrive.test', '--category', 'CRM software'];
@@ -71,7 +71,7 @@ describe.concurrent('visibility audit', { timeout: TIMEOUT_MS }, () => {
 
   it('prints a readable summary: score with interval, risk, confidence, providers, competitors, questions, next steps, id', async ({ expect }) => {
     const { env, dataDir } = cliEnv();
-    const result = await runCli(['audit', '--brand', 'Acme', ...SITE_ARGS, '--email', 'owner@acme.example'], { env, timeoutMs: TIMEOUT_MS });
+    const result = await runCliInProcess(['audit', '--brand', 'Acme', ...SITE_ARGS, '--email', 'owner@acme.example'], { env });
     expect(result.code, result.stderr).toBe(0);
     const out = result.stdout;
     expect(out).toMatch(/^DEMO: these answers come from the built-in demo simulator, not from a real model\.\n/);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseAuditRequest, startVisibilityAudit, type Mailer, type StartAuditProgress, type StoredAudit } from '@visibility/core';
 import { formatAuditSummary } from './format.js';
+import type { CliIo } from './io.js';
 import { EXIT_CODES, loadCliConfig, runMeasurementCommand, usageError, validationError } from './measurement-run.js';
 import { createAuditProgress } from './progress.js';
 
@@ -20,7 +21,7 @@ export function assessAudit(result: StoredAudit): { exitCode: number; note?: str
 }
 
 /** `visibility audit`: startVisibilityAudit against the configured lineup, from a terminal. */
-export async function runAuditCommand(argv: string[]): Promise<number> {
+export async function runAuditCommand(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -40,21 +41,21 @@ export async function runAuditCommand(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    return usageError('audit', (error as Error).message, AUDIT_USAGE);
+    return usageError(io, 'audit', (error as Error).message, AUDIT_USAGE);
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(AUDIT_USAGE);
+    io.stdout.write(AUDIT_USAGE);
     return EXIT_CODES.ok;
   }
   if (positionals.length > 1) {
-    return usageError('audit', `expected one brand, got ${positionals.length} arguments; quote the brand, and give the rest with --website, --category….`, AUDIT_USAGE);
+    return usageError(io, 'audit', `expected one brand, got ${positionals.length} arguments; quote the brand, and give the rest with --website, --category….`, AUDIT_USAGE);
   }
   if (positionals.length === 1 && values.brand !== undefined) {
-    return usageError('audit', 'give the brand either as an argument or with --brand, not both.', AUDIT_USAGE);
+    return usageError(io, 'audit', 'give the brand either as an argument or with --brand, not both.', AUDIT_USAGE);
   }
   // The configuration first: CRAWL_HOST_MAP decides which websites the validation accepts.
-  const config = loadCliConfig();
+  const config = loadCliConfig(io);
   if (typeof config === 'number') return config;
   let request;
   try {
@@ -72,12 +73,12 @@ export async function runAuditCommand(argv: string[]): Promise<number> {
       { hostMap: config.crawlHostMap },
     );
   } catch (error) {
-    return validationError('audit', error, AUDIT_USAGE);
+    return validationError(io, 'audit', error, AUDIT_USAGE);
   }
 
   // Where the result mail went, for the summary (mail never fails the audit; a failure is logged on stderr).
   let delivery = 'not sent (see the warning on stderr)';
-  return runMeasurementCommand<StoredAudit, StartAuditProgress>({
+  return runMeasurementCommand<StoredAudit, StartAuditProgress>(io, {
     name: 'audit',
     json: values.json,
     config,

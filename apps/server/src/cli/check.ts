@@ -2,12 +2,13 @@ import { parseArgs } from 'node:util';
 import { checkBrandRecognition, checkQuestions, chooseCheckProvider, type CheckResponse } from '@visibility/core';
 import { parseCheckRequest } from '../rest/validation.js';
 import { formatCheckSummary } from './format.js';
+import type { CliIo } from './io.js';
 import { EXIT_CODES, runMeasurementCommand, usageError, validationError } from './measurement-run.js';
 
 const CHECK_USAGE = 'Usage: visibility check <brand> [--category "<category>"] [--json]   (or --brand <brand>)\n';
 
 /** `visibility check`: checkBrandRecognition against the configured lineup, from a terminal. */
-export async function runCheck(argv: string[]): Promise<number> {
+export async function runCheck(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -22,18 +23,18 @@ export async function runCheck(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    return usageError('check', (error as Error).message, CHECK_USAGE);
+    return usageError(io, 'check', (error as Error).message, CHECK_USAGE);
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(CHECK_USAGE);
+    io.stdout.write(CHECK_USAGE);
     return EXIT_CODES.ok;
   }
   if (positionals.length > 1) {
-    return usageError('check', `expected one brand, got ${positionals.length} arguments; quote the brand, and give the category with --category.`, CHECK_USAGE);
+    return usageError(io, 'check', `expected one brand, got ${positionals.length} arguments; quote the brand, and give the category with --category.`, CHECK_USAGE);
   }
   if (positionals.length === 1 && values.brand !== undefined) {
-    return usageError('check', 'give the brand either as an argument or with --brand, not both.', CHECK_USAGE);
+    return usageError(io, 'check', 'give the brand either as an argument or with --brand, not both.', CHECK_USAGE);
   }
   let request;
   try {
@@ -43,11 +44,11 @@ export async function runCheck(argv: string[]): Promise<number> {
       ...(values.category === undefined ? {} : { category: values.category }),
     });
   } catch (error) {
-    return validationError('check', error, CHECK_USAGE);
+    return validationError(io, 'check', error, CHECK_USAGE);
   }
   const blindListAsked = checkQuestions(request.brand, request.category).blindList !== null;
 
-  return runMeasurementCommand<CheckResponse>({
+  return runMeasurementCommand<CheckResponse>(io, {
     name: 'check',
     json: values.json,
     describe: (runtime) => {

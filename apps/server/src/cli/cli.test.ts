@@ -2,7 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../test-support/spawn-cli.js';
+import { runCliInProcess as runCli } from '../test-support/run-cli.js';
+import { startCli } from '../test-support/spawn-cli.js';
+
+// In-process through main() (test-support/run-cli.ts), except `serve`'s start and SIGTERM: the one test that
+// spawns the real built bin (run `npx tsc -b` first), so the bin, its stdio and its signals are covered.
 
 const SAMPLE_ANSWER = `Here are three CRMs worth a look for a small agency:
 
@@ -46,7 +50,7 @@ describe('visibility extract-brands', () => {
 });
 
 describe('visibility serve', () => {
-  it('starts, logs the demo lineup, answers health, and exits 0 on SIGTERM', async () => {
+  it('starts as the real bin, logs the demo lineup, answers health, and exits 0 on SIGTERM', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'visibility-cli-'));
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' };

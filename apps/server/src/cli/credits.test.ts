@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '@visibility/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../test-support/spawn-cli.js';
+import { runCliInProcess as runCli } from '../test-support/run-cli.js';
 
-// The tests spawn the built bin: run `npx tsc -b` first.
+// In-process through main() (test-support/run-cli.ts), with the environment each test gives.
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 

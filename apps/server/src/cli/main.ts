@@ -1,33 +1,34 @@
+import { processIo, type CliIo } from './io.js';
 import { USAGE } from './usage.js';
 
 /** Runs one CLI command and resolves to the process exit code. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
   const [command, ...rest] = argv;
   // Each command loads only what it needs, so `extract-brands` starts fast.
   switch (command) {
     case 'serve': {
       const { runServe } = await import('./serve.js');
-      return runServe(rest);
+      return runServe(rest, io);
     }
     case 'extract-brands': {
       const { runExtractBrands } = await import('./extract-brands.js');
-      return runExtractBrands(rest);
+      return runExtractBrands(rest, io);
     }
     case 'repeat': {
       const { runRepeat } = await import('./repeat.js');
-      return runRepeat(rest);
+      return runRepeat(rest, io);
     }
     case 'check': {
       const { runCheck } = await import('./check.js');
-      return runCheck(rest);
+      return runCheck(rest, io);
     }
     case 'audit': {
       const { runAuditCommand } = await import('./audit.js');
-      return runAuditCommand(rest);
+      return runAuditCommand(rest, io);
     }
     case 'credits': {
       const { runCredits } = await import('./credits.js');
-      return runCredits(rest);
+      return runCredits(rest, io);
     }
     case 'watch': {
       const { runWatchCommand } = await import('./watch.js');
@@ -37,10 +38,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(USAGE);
+      io.stdout.write(USAGE);
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`visibility: unknown command "${command}"\n\n${USAGE}`);
+      io.stderr.write(`visibility: unknown command "${command}"\n\n${USAGE}`);
       return 2;
   }
 }

@@ -1,7 +1,6 @@
-// `visibility repeat` and `visibility check`, run as the real built bin (run `npx tsc -b` first): against
+// `visibility repeat` and `visibility check`, run in-process through main() (test-support/run-cli.ts): against
 // the demo lineup, and against a stand-in OpenAI endpoint for failures and Ctrl-C.
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ApiErrorSchema, CheckResponseSchema, RepeatResponseSchema } from '@visibility/core';
-import { CLI_PATH, runCli } from '../test-support/spawn-cli.js';
+import { runCliInProcess, startCliInProcess } from '../test-support/run-cli.js';
 
 const TIMEOUT_MS = 60_000;
 let root: string;
@@ -33,7 +32,7 @@ function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 function run(args: string[], extra: Record<string, string> = {}) {
-  return runCli(args, { env: cliEnv(extra), timeoutMs: TIMEOUT_MS });
+  return runCliInProcess(args, { env: cliEnv(extra) });
 }
 
 /** A stand-in OpenAI endpoint; `handle` decides each chat completion by its 1-based arrival number. */
@@ -72,7 +71,7 @@ function overloaded(response: ServerResponse): void {
   response.end(JSON.stringify({ error: { message: 'overloaded', type: 'server_error', param: null, code: null } }));
 }
 
-// Concurrent: each test spawns its own processes; assertions use the test's own `expect`.
+// Concurrent: each test runs its own commands (own DATA_DIR, own runtime); assertions use the test's own `expect`.
 describe.concurrent('visibility repeat and check against the demo lineup', { timeout: TIMEOUT_MS }, () => {
   it('repeat --json prints exactly one RepeatResponse document on stdout and the progress on stderr', async ({ expect }) => {
     const result = await run(['repeat', '  best   CRM for a small agency ', '--json']);
@@ -203,21 +202,16 @@ describe.concurrent('visibility repeat and check against a live provider endpoin
       received();
     });
     try {
-      const child = spawn(process.execPath, [CLI_PATH, 'repeat', 'best CRM', '--json'], { env: cliEnv(hanging.env), stdio: 'pipe' });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+      const cli = startCliInProcess(['repeat', 'best CRM', '--json'], { env: cliEnv(hanging.env) });
       await firstRequest;
-      child.kill('SIGINT');
-      expect(await exited, stderr).toBe(130);
+      cli.interrupt();
+      const { code, stdout, stderr } = await cli.done;
+      expect(code, stderr).toBe(130);
       expect(stdout).toBe('');
       expect(stderr).toContain('interrupted');
-      // Every call that reached the endpoint was cancelled, not left to run (and spend) on its own.
-      const requests = hanging.requests();
-      expect(requests).toBeGreaterThan(0);
-      await expect.poll(() => closed).toBe(requests);
+      // Every call that reached the endpoint was cancelled, not left to run (and spend) on its own. In-process
+      // the command can return before the other runs' requests land, so count until each landed one is closed.
+      await expect.poll(() => (closed > 0 && closed === hanging.requests() ? closed : 0)).toBeGreaterThan(0);
     } finally {
       await hanging.close();
     }

@@ -17,6 +17,7 @@ import {
 import { ApiError, type ApiErrorBody } from '../http/api-error.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { describeWait } from './format.js';
+import type { CliIo } from './io.js';
 import { createProgressDisplay, type ProgressDisplay } from './progress.js';
 
 /** The CLI's exit codes for measurements. */
@@ -66,12 +67,12 @@ export interface MeasurementCommand<Result, Progress extends MeasurementProgress
 }
 
 /** Loads the configuration from the environment; a ConfigError is reported on stderr and becomes exit 78. */
-export function loadCliConfig(): Config | number {
+export function loadCliConfig(io: CliIo): Config | number {
   try {
-    return loadConfig(process.env);
+    return loadConfig(io.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      io.stderr.write(`${error.message}\n`);
       return EXIT_CODES.config;
     }
     throw error;
@@ -79,28 +80,29 @@ export function loadCliConfig(): Config | number {
 }
 
 /** Writes a usage error (stderr only, nothing on stdout) and returns exit code 2. */
-export function usageError(name: string, message: string, usage: string): number {
-  process.stderr.write(`visibility ${name}: ${message}\n${usage}`);
+export function usageError(io: CliIo, name: string, message: string, usage: string): number {
+  io.stderr.write(`visibility ${name}: ${message}\n${usage}`);
   return EXIT_CODES.usage;
 }
 
 /** Turns the REST validation's 400 (ApiError, RequestValidationError) into a usage error, so the CLI refuses exactly what the API refuses. */
-export function validationError(name: string, error: unknown, usage: string): number {
+export function validationError(io: CliIo, name: string, error: unknown, usage: string): number {
   if (!(error instanceof ApiError) && !(error instanceof RequestValidationError)) throw error;
-  return usageError(name, `${error.message} [${error.code}]`, usage);
+  return usageError(io, name, `${error.message} [${error.code}]`, usage);
 }
 
 /** Writes the result as one JSON document, the body the HTTP operation answers. */
-function writeJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+function writeJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** Loads the config, runs the measurement with progress on stderr and Ctrl-C support, prints the result, and returns the exit code. */
 export async function runMeasurementCommand<Result, Progress extends MeasurementProgress = MeasurementProgress>(
+  io: CliIo,
   command: MeasurementCommand<Result, Progress>,
 ): Promise<number> {
-  const progress = createProgressDisplay(process.stderr);
-  const config = command.config ?? loadCliConfig();
+  const progress = createProgressDisplay(io.stderr);
+  const config = command.config ?? loadCliConfig(io);
   if (typeof config === 'number') return config;
 
   // Ctrl-C aborts the provider calls in flight; a second Ctrl-C gives up waiting for them.
@@ -108,10 +110,10 @@ export async function runMeasurementCommand<Result, Progress extends Measurement
   // Every concurrent provider call listens on this one signal (an audit makes dozens at once).
   setMaxListeners(0, controller.signal);
   const onInterrupt = (): void => {
-    if (controller.signal.aborted) process.exit(EXIT_CODES.interrupted);
+    if (controller.signal.aborted) io.exit(EXIT_CODES.interrupted);
     controller.abort(new Error('interrupted'));
   };
-  process.on('SIGINT', onInterrupt);
+  const stopListening = io.onInterrupt(onInterrupt);
 
   const level: LogLevelName = LOG_LEVEL_RANK[config.logLevel] > LOG_LEVEL_RANK.warn ? config.logLevel : 'warn';
   const logger = createLogger({ level, write: (line) => progress.note(line.replace(/\n$/, '')) });
@@ -133,37 +135,37 @@ export async function runMeasurementCommand<Result, Progress extends Measurement
     });
     progress.finish();
     const assessment = command.assess?.(result) ?? { exitCode: EXIT_CODES.ok };
-    if (command.json) writeJson(result);
-    else process.stdout.write(command.summarize(result, runtime));
+    if (command.json) writeJson(io, result);
+    else io.stdout.write(command.summarize(result, runtime));
     if (assessment.note !== undefined) progress.note(`visibility ${command.name}: ${assessment.note}`);
     return assessment.exitCode;
   } catch (error) {
     progress.finish();
-    return reportFailure(command, error, controller.signal, config.baseUrl);
+    return reportFailure(io, command, error, controller.signal, config.baseUrl);
   } finally {
-    process.off('SIGINT', onInterrupt);
+    stopListening();
     await runtime?.close();
   }
 }
 
 /** Maps a failed measurement to its exit code, with the message on stderr (and the ApiError JSON for `--json`). */
-function reportFailure(command: { name: string; json: boolean }, error: unknown, signal: AbortSignal, baseUrl: string): number {
+function reportFailure(io: CliIo, command: { name: string; json: boolean }, error: unknown, signal: AbortSignal, baseUrl: string): number {
   const prefix = `visibility ${command.name}`;
   if (signal.aborted) {
-    process.stderr.write(`${prefix}: interrupted; the provider calls in flight were aborted.\n`);
+    io.stderr.write(`${prefix}: interrupted; the provider calls in flight were aborted.\n`);
     return EXIT_CODES.interrupted;
   }
   if (error instanceof MeasurementError || error instanceof StoreUnavailableError) {
     const hint = error instanceof StoreUnavailableError ? `Retry in a minute (${error.retryAfterSeconds} seconds).` : error.hint;
     const retry = error.retryAfterSeconds === undefined ? '' : `\n  retry after: ${describeWait(error.retryAfterSeconds)} (${error.retryAfterSeconds} s)`;
-    process.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${hint}${retry}\n`);
+    io.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${hint}${retry}\n`);
     if (command.json) {
       const body: ApiErrorBody = { error: error.message, code: error.code, hint, docs: `${baseUrl}/developers` };
-      writeJson(body);
+      writeJson(io, body);
     }
     return EXIT_CODES.notMeasured;
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`${prefix}: unexpected error: ${detail}\n`);
+  io.stderr.write(`${prefix}: unexpected error: ${detail}\n`);
   return EXIT_CODES.unexpected;
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { runRepeatedBuyerQuestion, REPEAT_RUNS, type RepeatResponse } from '@visibility/core';
 import { parseRepeatRequest } from '../rest/validation.js';
 import { formatRepeatSummary } from './format.js';
+import type { CliIo } from './io.js';
 import { EXIT_CODES, runMeasurementCommand, usageError, validationError } from './measurement-run.js';
 
 const REPEAT_USAGE = 'Usage: visibility repeat "<question>" [--provider openai|gemini|anthropic] [--json]\n';
@@ -19,7 +20,7 @@ export function assessRepeat(result: RepeatResponse): { exitCode: number; note?:
 }
 
 /** `visibility repeat`: runRepeatedBuyerQuestion against the configured lineup, from a terminal. */
-export async function runRepeat(argv: string[]): Promise<number> {
+export async function runRepeat(argv: string[], io: CliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -29,25 +30,25 @@ export async function runRepeat(argv: string[]): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    return usageError('repeat', (error as Error).message, REPEAT_USAGE);
+    return usageError(io, 'repeat', (error as Error).message, REPEAT_USAGE);
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(REPEAT_USAGE);
+    io.stdout.write(REPEAT_USAGE);
     return EXIT_CODES.ok;
   }
   if (positionals.length > 1) {
-    return usageError('repeat', `expected one question, got ${positionals.length} arguments; quote the question.`, REPEAT_USAGE);
+    return usageError(io, 'repeat', `expected one question, got ${positionals.length} arguments; quote the question.`, REPEAT_USAGE);
   }
   let request;
   try {
     // The REST validation, so the CLI refuses exactly what POST /api/tools/repeat refuses.
     request = parseRepeatRequest({ question: positionals[0] ?? '', ...(values.provider === undefined ? {} : { provider: values.provider }) });
   } catch (error) {
-    return validationError('repeat', error, REPEAT_USAGE);
+    return validationError(io, 'repeat', error, REPEAT_USAGE);
   }
 
-  return runMeasurementCommand<RepeatResponse>({
+  return runMeasurementCommand<RepeatResponse>(io, {
     name: 'repeat',
     json: values.json,
     describe: (runtime) => {

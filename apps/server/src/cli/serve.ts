@@ -1,25 +1,26 @@
 import { ConfigError, createBatchedWrite, createLogger, loadConfig } from '@visibility/core';
 import { startService } from '../service.js';
+import type { CliIo } from './io.js';
 
 /** `visibility serve`: start the service and stop it cleanly on SIGTERM/SIGINT. */
-export async function runServe(argv: string[]): Promise<number> {
+export async function runServe(argv: string[], io: CliIo): Promise<number> {
   if (argv.length > 0) {
-    process.stderr.write(`visibility serve takes no arguments (got ${argv.join(' ')}); configure it with environment variables.\n`);
+    io.stderr.write(`visibility serve takes no arguments (got ${argv.join(' ')}); configure it with environment variables.\n`);
     return 2;
   }
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(io.env);
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      io.stderr.write(`${error.message}\n`);
       return 78; // EX_CONFIG
     }
     throw error;
   }
   // One write of the log lines per event-loop turn, not one system call per access-log line; the
   // exit handler writes the last turn's lines.
-  const output = createBatchedWrite((text) => process.stdout.write(text));
+  const output = createBatchedWrite((text) => io.stdout.write(text));
   process.on('exit', output.flush);
   const logger = createLogger({ level: config.logLevel, write: output.write });
   const service = await startService(config, logger);

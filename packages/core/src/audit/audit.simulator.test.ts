@@ -151,27 +151,23 @@ describe('runAudit against the simulator', () => {
     expect(AuditResponseSchema.safeParse({ id: randomUUID(), createdAt: new Date().toISOString(), ...report }).success).toBe(true);
   });
 
-  it('asks concurrently: wall time is far below questions × samples × latency', async () => {
-    // Warm the SDK clients first, so the timing measures the audit rather than their first-call set-up.
+  it('asks concurrently: every call is sent before the first answer could have come back', async () => {
+    // Warm the SDK clients first, so the burst measures the audit rather than their first-call set-up.
     await runAudit({ mode: 'demo', lineup: simulatorLineup({ maxConcurrentPerProvider: 64 }) }, HUBSPOT, { degraded: true });
     simulator.reset();
-    const latencyMs = 200;
+    // Sequential asking would space the calls at least one latency apart (27 × 500 ms per provider). The
+    // proof of concurrency is the order of events, not the wall time (which a busy machine stretches).
+    const latencyMs = 500;
     simulator.setLatency(latencyMs);
     const events: AuditProgress[] = [];
-    const started = performance.now();
     const report = await runAudit({ mode: 'demo', lineup: simulatorLineup({ maxConcurrentPerProvider: 64 }) }, HUBSPOT, {
       onProgress: (event) => events.push(event),
     });
-    const elapsed = performance.now() - started;
     const calls = 3 * report.audit.questions * 3;
     expect(report.audit.successfulSamples).toBe(calls);
-    // One provider's questions × samples, one after another, would take 27 × 200 ms = 5.4 s (all three: 16 s).
-    // Concurrent, it is one latency plus the audit's own work (brand extraction of every answer).
-    expect(elapsed).toBeLessThan((report.audit.questions * 3 * latencyMs) / 3);
-    // Every call was sent before the first answer could have come back.
     const received = simulator.requests().map((request) => request.receivedAt);
     expect(received).toHaveLength(calls);
-    expect(Math.max(...received) - Math.min(...received)).toBeLessThan(1.5 * latencyMs);
+    expect(Math.max(...received) - Math.min(...received)).toBeLessThan(latencyMs);
     expect(events.filter((event) => event.stage === 'answers')).toHaveLength(calls);
   });
 });
