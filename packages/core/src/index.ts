@@ -205,6 +205,7 @@ export type { AccountRecord, AuditRecord } from './store/index.js';
 export { computeCategoryBenchmark, generateBuyerQuestions, runAudit, wilsonInterval } from './audit/index.js';
 export type { AuditMode, AuditProgress, AuditReport, AuditSummary as AuditSummaryReport, CategoryBenchmark, NextStep } from './audit/index.js';
 export { parseAuditRequest } from './operations/audit-request.js';
+export { parseCheckRequest, parseRepeatRequest } from './operations/measurement-requests.js';
 export type { ValidAuditRequest } from './operations/audit-request.js';
 export { buildAuditMail } from './operations/audit-mail.js';
 export type { AuditMailFacts } from './operations/audit-mail.js';

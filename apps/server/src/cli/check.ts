@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { checkBrandRecognition, checkQuestions, chooseCheckProvider, type CheckResponse } from '@visibility/core';
-import { parseCheckRequest } from '../rest/validation.js';
+import { checkBrandRecognition, checkQuestions, chooseCheckProvider, parseCheckRequest, type CheckResponse } from '@visibility/core';
 import { formatCheckSummary } from './format.js';
 import type { CliIo } from './io.js';
 import { EXIT_CODES, runMeasurementCommand, usageError, validationError } from './measurement-run.js';

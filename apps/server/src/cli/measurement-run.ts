@@ -14,7 +14,6 @@ import {
   type Logger,
   type MeasurementProgress,
 } from '@visibility/core';
-import { ApiError, type ApiErrorBody } from '../http/api-error.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { describeWait } from './format.js';
 import type { CliIo } from './io.js';
@@ -85,9 +84,9 @@ export function usageError(io: CliIo, name: string, message: string, usage: stri
   return EXIT_CODES.usage;
 }
 
-/** Turns the REST validation's 400 (ApiError, RequestValidationError) into a usage error, so the CLI refuses exactly what the API refuses. */
+/** Turns core's request validation (REST's 400) into a usage error, so the CLI refuses exactly what the API refuses. */
 export function validationError(io: CliIo, name: string, error: unknown, usage: string): number {
-  if (!(error instanceof ApiError) && !(error instanceof RequestValidationError)) throw error;
+  if (!(error instanceof RequestValidationError)) throw error;
   return usageError(io, name, `${error.message} [${error.code}]`, usage);
 }
 
@@ -160,7 +159,7 @@ function reportFailure(io: CliIo, command: { name: string; json: boolean }, erro
     const retry = error.retryAfterSeconds === undefined ? '' : `\n  retry after: ${describeWait(error.retryAfterSeconds)} (${error.retryAfterSeconds} s)`;
     io.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${hint}${retry}\n`);
     if (command.json) {
-      const body: ApiErrorBody = { error: error.message, code: error.code, hint, docs: `${baseUrl}/developers` };
+      const body = { error: error.message, code: error.code, hint, docs: `${baseUrl}/developers` };
       writeJson(io, body);
     }
     return EXIT_CODES.notMeasured;

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { runRepeatedBuyerQuestion, REPEAT_RUNS, type RepeatResponse } from '@visibility/core';
-import { parseRepeatRequest } from '../rest/validation.js';
+import { parseRepeatRequest, runRepeatedBuyerQuestion, REPEAT_RUNS, type RepeatResponse } from '@visibility/core';
 import { formatRepeatSummary } from './format.js';
 import type { CliIo } from './io.js';
 import { EXIT_CODES, runMeasurementCommand, usageError, validationError } from './measurement-run.js';

@@ -12,7 +12,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAuditRequest } from '@visibility/core';
+import { parseAuditRequest, parseCheckRequest, parseRepeatRequest } from '@visibility/core';
 import { normalizeEmail } from '../auth/email-address.js';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startTestService, type TestService } from '../test-support/service.js';
@@ -41,7 +41,6 @@ import {
   tooLong,
   type RawReply,
 } from './test-support/fuzz-http.js';
-import { parseCheckRequest, parseRepeatRequest } from './validation.js';
 
 const BASE_URL = 'http://visibility.test';
 const DOCS = `${BASE_URL}/developers`;

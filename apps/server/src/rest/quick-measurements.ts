@@ -1,6 +1,8 @@
 import { Router, type Response } from 'express';
 import {
   checkBrandRecognition,
+  parseCheckRequest,
+  parseRepeatRequest,
   runRepeatedBuyerQuestion,
   type BrandExtractor,
   type Budget,
@@ -12,7 +14,6 @@ import { callerKey } from './caller.js';
 import { jsonBody } from './json-body.js';
 import { toApiError } from './core-errors.js';
 import { consumeRateLimit } from './rate-limit.js';
-import { parseCheckRequest, parseRepeatRequest } from './validation.js';
 
 export interface QuickMeasurementDependencies {
   lineup: ReadonlyMap<ProviderId, Provider>;
@@ -40,9 +41,9 @@ export function quickMeasurementRoutes(dependencies: QuickMeasurementDependencie
   const router = Router();
 
   router.post('/api/tools/repeat', jsonBody('bad_body'), async (request, response) => {
-    const repeatRequest = parseRepeatRequest(request.body);
     const caller = callerKey(request);
     try {
+      const repeatRequest = parseRepeatRequest(request.body);
       const result = await runRepeatedBuyerQuestion(dependencies, repeatRequest, {
         signal: abortOnDisconnect(response),
         beforeSpend: () => consumeRateLimit(dependencies.rateLimiter, 'runRepeatedBuyerQuestion', caller, response),
@@ -54,9 +55,9 @@ export function quickMeasurementRoutes(dependencies: QuickMeasurementDependencie
   });
 
   router.post('/api/check', jsonBody('missing_brand', { form: true }), async (request, response) => {
-    const checkRequest = parseCheckRequest(request.body);
     const caller = callerKey(request);
     try {
+      const checkRequest = parseCheckRequest(request.body);
       const result = await checkBrandRecognition(dependencies, checkRequest, {
         signal: abortOnDisconnect(response),
         beforeSpend: () => consumeRateLimit(dependencies.rateLimiter, 'checkBrandRecognition', caller, response),

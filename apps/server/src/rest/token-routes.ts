@@ -72,7 +72,7 @@ export function tokenRoutes(context: RouteContext): TokenRoutes {
   // A token or id Express cannot percent-decode ("%", "%ED%A0%80") is an unknown one: the "not found"
   // SVG badge, or the owner checks then 404, never a bare 400 (or JSON where an image is embedded).
   router.use(literalUndecodableSegments(/^\/api\/(?:badge\/[^/]+|audit\/[^/]+\/(?:badge-token|share-link|tokens\/[^/]+\/[^/]+))\/?$/i));
-  const { store, sessionSecret } = context.runtime;
+  const { store } = context.runtime;
   const baseUrl = context.config.baseUrl;
 
   const ownedAudit = (request: Request) => findOwnedAudit(request, context);

@@ -7,6 +7,7 @@ import {
   mintAuditToken,
   revokeAuditTokenById,
   parseAuditRequest,
+  parseCheckRequest,
   resolveAuditToken,
   startBuyerQuestionMap,
   startVisibilityAudit,
@@ -21,7 +22,6 @@ import { callerKey } from '../rest/caller.js';
 import { toApiError } from '../rest/core-errors.js';
 import { consumeRateLimit } from '../rest/rate-limit.js';
 import { badgeEmbedHtml, findOwnedAudit } from '../rest/token-routes.js';
-import { parseCheckRequest } from '../rest/validation.js';
 import { renderBadgeLandingHtml, renderBadgeLandingMarkdown } from './badge-landing.js';
 import { renderCheckResultHtml } from './check-result.js';
 import { auditFormHtml, checkFormHtml, type FormValues } from './forms.js';

@@ -241,7 +241,7 @@ function brandGuard(brand: string, website: string | undefined): (text: string) 
   return (text) =>
     (brand !== '' && (matcher.mentions(text) || promptMentionsBrand(text, brand))) ||
     (domain !== undefined && text.toLowerCase().includes(domain)) ||
-    (nameMatcher !== null && nameMatcher.mentions(text));
+    (nameMatcher?.mentions(text) ?? false);
 }
 
 /** The category with the brand cut out and request words ("alternatives to", "best") trimmed; null when nothing is left. */

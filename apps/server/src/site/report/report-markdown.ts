@@ -24,7 +24,6 @@ import {
   measurementSentence,
   modelLabel,
   notMeasuredText,
-  oneLine,
   priorityLabel,
   questionsWonText,
   riskLabel,
