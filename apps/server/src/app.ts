@@ -3,6 +3,7 @@ import type { Logger, TrustProxySetting } from '@visibility/core';
 import { ApiError, docsUrlFor, sendApiError, unknownApiEndpoint } from './http/api-error.js';
 import { requestContext } from './http/request-context.js';
 import { auditRoutes, type AuditRouteDependencies } from './rest/audit-routes.js';
+import { toApiError } from './rest/core-errors.js';
 import { publicCors } from './rest/cors.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
 import { quickMeasurementRoutes, type QuickMeasurementDependencies } from './rest/quick-measurements.js';
@@ -80,8 +81,10 @@ export function createApp(dependencies: AppDependencies): Express {
       response.destroy();
       return;
     }
-    if (error instanceof ApiError) {
-      sendApiError(response, error, docsUrl);
+    // A core error a route did not convert still answers its spec status and code (the one table).
+    const converted = toApiError(error);
+    if (converted instanceof ApiError) {
+      sendApiError(response, converted, docsUrl);
       return;
     }
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;

@@ -209,6 +209,7 @@ export { parseCheckRequest, parseRepeatRequest } from './operations/measurement-
 export type { ValidAuditRequest } from './operations/audit-request.js';
 export { buildAuditMail } from './operations/audit-mail.js';
 export type { AuditMailFacts } from './operations/audit-mail.js';
+export { CoreError, type CoreErrorOptions } from './errors.js';
 export { RequestValidationError } from './operations/request-error.js';
 export { auditMailFacts, SiteUnreachableError, startVisibilityAudit, StoreUnavailableError, UNREACHABLE_CRAWL_FAILURES } from './operations/start-visibility-audit.js';
 export type { StartAuditDependencies, StartAuditOptions, StartAuditProgress, StoredAudit } from './operations/start-visibility-audit.js';

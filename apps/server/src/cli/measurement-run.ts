@@ -155,7 +155,7 @@ function reportFailure(io: CliIo, command: { name: string; json: boolean }, erro
     return EXIT_CODES.interrupted;
   }
   if (error instanceof MeasurementError || error instanceof StoreUnavailableError) {
-    const hint = error instanceof StoreUnavailableError ? `Retry in a minute (${error.retryAfterSeconds} seconds).` : error.hint;
+    const hint = error.hint;
     const retry = error.retryAfterSeconds === undefined ? '' : `\n  retry after: ${describeWait(error.retryAfterSeconds)} (${error.retryAfterSeconds} s)`;
     io.stderr.write(`${prefix}: ${error.message}\n  code: ${error.code}\n  hint: ${hint}${retry}\n`);
     if (command.json) {

@@ -1,18 +1,42 @@
-import { MapError, MeasurementError, RequestValidationError, StoreUnavailableError, TrackingError } from '@visibility/core';
+import { CoreError, MeasurementError, RequestValidationError, TrackingError } from '@visibility/core';
 import { ApiError } from '../http/api-error.js';
+
+/**
+ * The spec's HTTP status of every code core fails with: the one table where core errors meet HTTP.
+ * Core carries no status (packages/core/src/errors.ts); MCP and the CLI read the same codes their way.
+ */
+const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  // Map operations (MapError).
+  audit_not_found: 404,
+  unauthorized: 401,
+  no_credits: 402,
+  no_fanout: 409,
+  // Quick measurements (MeasurementError); provider_unavailable is 400 when the caller can fix it (below).
+  provider_unavailable: 503,
+  budget: 503,
+  not_configured: 503,
+  provider_paused: 503,
+  provider_overloaded: 503,
+  // Audits.
+  store_unavailable: 503,
+};
+
+/** Every RequestValidationError (invalid_body, missing_required, invalid_website, bad_provider, …) is a 400. */
+const REQUEST_VALIDATION_STATUS = 400;
+
+/** The status a core error answers with. */
+export function statusOf(error: CoreError): number {
+  if (error instanceof RequestValidationError) return REQUEST_VALIDATION_STATUS;
+  if (error instanceof MeasurementError && error.callerCanFix) return 400;
+  return STATUS_BY_CODE[error.code] ?? 500;
+}
 
 /** The one place core errors become the spec's status, code and Retry-After; anything else passes through (500). */
 export function toApiError(error: unknown): unknown {
-  if (error instanceof RequestValidationError) return new ApiError(400, error.code, error.message, error.hint);
-  if (error instanceof MapError) return new ApiError(error.status, error.code, error.message, error.hint);
+  // Issue 18's TrackingError (core/tracking) still carries its own status; it is not a CoreError yet.
   if (error instanceof TrackingError) return new ApiError(error.status, error.code, error.message, error.hint);
-  if (error instanceof StoreUnavailableError) {
-    return new ApiError(503, error.code, error.message, `Retry in a minute (${error.retryAfterSeconds} seconds).`, {
-      'Retry-After': String(error.retryAfterSeconds),
-    });
-  }
-  if (!(error instanceof MeasurementError)) return error;
+  if (!(error instanceof CoreError)) return error;
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);
-  return new ApiError(error.status, error.code, error.message, error.hint, headers);
+  return new ApiError(statusOf(error), error.code, error.message, error.hint, headers);
 }

@@ -17,7 +17,7 @@ import { ApiError, docsUrlFor } from '../http/api-error.js';
 import { literalUndecodableSegments } from '../http/literal-path-segments.js';
 import type { RouteContext } from '../route-context.js';
 import { callerKey } from './caller.js';
-import { toApiError } from './core-errors.js';
+import { statusOf, toApiError } from './core-errors.js';
 import { jsonBody } from './json-body.js';
 import { consumeRateLimit, rateLimitHeaders, rateLimitRefusal } from './rate-limit.js';
 
@@ -142,7 +142,7 @@ export function mapReadAnswer(
 /** getBuyerQuestionMap's 404, as core's MapError says it. */
 const AUDIT_NOT_FOUND: ApiErrorDescription = (() => {
   const error = auditNotFound();
-  return { status: error.status, code: error.code, message: error.message, hint: error.hint, headers: {} };
+  return { status: statusOf(error), code: error.code, message: error.message, hint: error.hint, headers: {} };
 })();
 
 /** The optional FanoutMapRequest: no body or `{}` is `rerun: false`; anything else unreadable is 400 `invalid_body`. */

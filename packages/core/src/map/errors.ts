@@ -1,30 +1,20 @@
 // Why a map operation refused, with the spec's stable codes. The REST layer turns a MapError into an
-// ApiError with `status`, `code`, `error` = message and `hint`. `no_credits` (402) is ours: the spec
+// ApiError with the status its one table gives the code, `code`, `error` = message and `hint`. `no_credits` (402) is ours: the spec
 // says a re-run costs one credit but not what happens without one (docs/api.md, docs/buyer-question-map.md).
+
+import { CoreError } from '../errors.js';
 
 /** The codes a map operation can refuse with. */
 export const MAP_ERROR_CODES = ['audit_not_found', 'no_fanout', 'unauthorized', 'no_credits'] as const;
 export type MapErrorCode = (typeof MAP_ERROR_CODES)[number];
 
-const STATUS: Readonly<Record<MapErrorCode, 401 | 402 | 404 | 409>> = {
-  audit_not_found: 404,
-  no_fanout: 409,
-  unauthorized: 401,
-  no_credits: 402,
-};
-
-/** A map operation refused, with its HTTP status and stable code. */
-export class MapError extends Error {
+/** A map operation refused, with its stable code. */
+export class MapError extends CoreError {
   override readonly name = 'MapError';
-  readonly status: 401 | 402 | 404 | 409;
+  declare readonly code: MapErrorCode;
 
-  constructor(
-    readonly code: MapErrorCode,
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
-    this.status = STATUS[code];
+  constructor(code: MapErrorCode, message: string, hint: string) {
+    super(code, message, hint);
   }
 }
 

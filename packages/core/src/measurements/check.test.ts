@@ -118,13 +118,13 @@ describe('checkBrandRecognition', () => {
     const provider = scripted({ ...KNOWN, 'check.recommendation': () => Promise.reject(fakeFailure(kind, extra)) });
     const error = await rejectionOf(checkBrandRecognition({ lineup: lineupOf(provider) }, { brand: 'Pipedrive', category: 'CRM software' }));
     expect(error).toBeInstanceOf(MeasurementError);
-    expect(error).toMatchObject({ code, status: 503, retryAfterSeconds });
+    expect(error).toMatchObject({ code, callerCanFix: false, retryAfterSeconds });
   });
 
   it('maps a budget failure of a call to 503 budget with the wait until the month turns', async () => {
     const provider = scripted({ ...KNOWN, 'check.recognition': () => Promise.reject(fakeFailure('budget', { retryAfterMs: 7_200_000 })) });
     const error = await rejectionOf(checkBrandRecognition({ lineup: lineupOf(provider) }, { brand: 'Pipedrive' }));
-    expect(error).toMatchObject({ code: 'budget', status: 503 });
+    expect(error).toMatchObject({ code: 'budget', callerCanFix: false });
     expect((error as MeasurementError).retryAfterSeconds).toBeGreaterThanOrEqual(7199);
   });
 
@@ -157,7 +157,7 @@ describe('checkBrandRecognition', () => {
 
   it('fails with not_configured when no provider is enabled', async () => {
     const error = await rejectionOf(checkBrandRecognition({ lineup: new Map() }, { brand: 'Pipedrive' }));
-    expect(error).toMatchObject({ code: 'not_configured', status: 503 });
+    expect(error).toMatchObject({ code: 'not_configured', callerCanFix: false });
   });
 
   it('fails with budget before any call, and before beforeSpend, when the month is used up', async () => {
@@ -167,7 +167,7 @@ describe('checkBrandRecognition', () => {
     const error = await rejectionOf(
       checkBrandRecognition({ lineup: lineupOf(provider), budget }, { brand: 'Pipedrive' }, { beforeSpend: () => (slots += 1) }),
     );
-    expect(error).toMatchObject({ code: 'budget', status: 503 });
+    expect(error).toMatchObject({ code: 'budget', callerCanFix: false });
     expect(provider.calls).toHaveLength(0);
     expect(slots).toBe(0);
   });

@@ -89,7 +89,6 @@ export async function checkBrandRecognition(
   if (provider === null) {
     throw new MeasurementError({
       code: 'not_configured',
-      status: 503,
       message: 'The brand check has no model provider configured on this deployment.',
       hint: 'Try again later; the operator has to configure a provider key.',
     });
@@ -200,8 +199,7 @@ function checkFailure(error: unknown, dependencies: MeasurementDependencies): un
     case 'timeout':
       return new MeasurementError({
         code: 'provider_overloaded',
-        status: 503,
-        message: 'The model provider is busy right now, so the check could not finish.',
+          message: 'The model provider is busy right now, so the check could not finish.',
         hint: 'Wait a little and try again.',
         retryAfterSeconds: waitSeconds ?? DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS,
         cause: error,
@@ -210,8 +208,7 @@ function checkFailure(error: unknown, dependencies: MeasurementDependencies): un
     case 'bad_request':
       return new MeasurementError({
         code: 'provider_paused',
-        status: 503,
-        message: 'The brand check is paused: the model provider refused the request or could not be reached.',
+          message: 'The brand check is paused: the model provider refused the request or could not be reached.',
         hint: 'Try again later.',
         retryAfterSeconds: waitSeconds ?? DEFAULT_PAUSED_RETRY_AFTER_SECONDS,
         cause: error,

@@ -1,6 +1,6 @@
 // Why a quick measurement could not produce a result, in the spec's stable error codes. The REST layer
-// turns a MeasurementError into an ApiError (`error` = message, `code`, `hint`) with `status` and,
-// when set, a `Retry-After` of `retryAfterSeconds`.
+// turns a MeasurementError into an ApiError (`error` = message, `code`, `hint`) with the status its one
+// table gives the code and, when set, a `Retry-After` of `retryAfterSeconds`.
 //
 // Decisions (see docs/methodology.md, "When a measurement cannot run"):
 // - repeat 400 `provider_unavailable`: the caller named a valid provider id that this deployment has
@@ -16,6 +16,7 @@
 // Repeat runs that fail for transient reasons (rate limited, overloaded, timeout) are not errors: they
 // are reported as failed runs in a 200.
 
+import { CoreError } from '../errors.js';
 import { ProviderFailure } from '../providers/types.js';
 
 /** The codes `runRepeatedBuyerQuestion` can fail with beyond request validation. */
@@ -35,10 +36,10 @@ export const DEFAULT_PAUSED_RETRY_AFTER_SECONDS = 300;
 export interface MeasurementErrorOptions {
   code: MeasurementErrorCode;
   /**
-   * 400 only for repeat's `provider_unavailable` when the provider is merely not enabled here (the caller
-   * can pick another); 503 for everything else.
+   * True only for repeat's `provider_unavailable` when the provider is merely not enabled here: the caller
+   * can pick another (REST answers 400; otherwise the code's status, 503).
    */
-  status: 400 | 503;
+  callerCanFix?: boolean | undefined;
   /** One sentence safe to show to a person. */
   message: string;
   /** What to do next. */
@@ -49,19 +50,17 @@ export interface MeasurementErrorOptions {
 }
 
 /** A measurement that could not produce a result, with the spec's stable `code`. */
-export class MeasurementError extends Error {
+export class MeasurementError extends CoreError {
   override readonly name = 'MeasurementError';
-  readonly code: MeasurementErrorCode;
-  readonly status: 400 | 503;
-  readonly hint: string;
-  readonly retryAfterSeconds: number | undefined;
+  declare readonly code: MeasurementErrorCode;
+  readonly callerCanFix: boolean;
 
   constructor(options: MeasurementErrorOptions) {
-    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.code = options.code;
-    this.status = options.status;
-    this.hint = options.hint;
-    this.retryAfterSeconds = options.retryAfterSeconds === undefined ? undefined : wholeSecondsAtLeastOne(options.retryAfterSeconds * 1000);
+    super(options.code, options.message, options.hint, {
+      retryAfterSeconds: options.retryAfterSeconds === undefined ? undefined : wholeSecondsAtLeastOne(options.retryAfterSeconds * 1000),
+      cause: options.cause,
+    });
+    this.callerCanFix = options.callerCanFix ?? false;
   }
 }
 
@@ -75,7 +74,6 @@ export function wholeSecondsAtLeastOne(milliseconds: number): number {
 export function budgetError(resetAt: Date, now: Date = new Date(), cause?: unknown): MeasurementError {
   return new MeasurementError({
     code: 'budget',
-    status: 503,
     message: "This month's budget for model calls is used up.",
     hint: `Try again after ${resetAt.toISOString()}, when the monthly budget renews.`,
     retryAfterSeconds: wholeSecondsAtLeastOne(resetAt.getTime() - now.getTime()),

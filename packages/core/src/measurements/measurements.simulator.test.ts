@@ -121,7 +121,7 @@ describe('runRepeatedBuyerQuestion against the simulator', () => {
     const error = await measurementErrorOf(
       runRepeatedBuyerQuestion({ lineup: simulatorLineup({ only: ['gemini'] }) }, { question: QUESTION, provider: 'openai' }),
     );
-    expect(error).toMatchObject({ code: 'provider_unavailable', status: 400 });
+    expect(error).toMatchObject({ code: 'provider_unavailable', callerCanFix: true });
     expect(simulator.requests()).toHaveLength(0);
   });
 
@@ -129,7 +129,7 @@ describe('runRepeatedBuyerQuestion against the simulator', () => {
     const error = await measurementErrorOf(
       runRepeatedBuyerQuestion({ lineup: simulatorLineup({ apiKey: 'invalid-key' }) }, { question: QUESTION, provider: 'anthropic' }),
     );
-    expect(error).toMatchObject({ code: 'provider_unavailable', status: 503 });
+    expect(error).toMatchObject({ code: 'provider_unavailable', callerCanFix: false });
     expect(simulator.requests()).toHaveLength(5);
   });
 });
@@ -198,26 +198,26 @@ describe('checkBrandRecognition against the simulator', () => {
     const error = await measurementErrorOf(
       checkBrandRecognition({ lineup: simulatorLineup({ maxRetries: 1, maxConcurrentPerProvider: 3 }) }, { brand: 'HubSpot', category: 'CRM software' }),
     );
-    expect(error).toMatchObject({ code: 'provider_overloaded', status: 503, retryAfterSeconds: 30 });
+    expect(error).toMatchObject({ code: 'provider_overloaded', callerCanFix: false, retryAfterSeconds: 30 });
     expect(simulator.requests().every((request) => request.status === 500)).toBe(true);
   });
 
   it("fails with provider_overloaded and the provider's retry-after when rate limited", async () => {
     simulator.injectFaults([{ kind: 'rate_limit', provider: 'openai', times: 20, retryAfterSeconds: 7 }]);
     const error = await measurementErrorOf(checkBrandRecognition({ lineup: simulatorLineup() }, { brand: 'HubSpot', category: 'CRM software' }));
-    expect(error).toMatchObject({ code: 'provider_overloaded', status: 503, retryAfterSeconds: 7 });
+    expect(error).toMatchObject({ code: 'provider_overloaded', callerCanFix: false, retryAfterSeconds: 7 });
   });
 
   it('fails with provider_paused when the provider refuses our key', async () => {
     const error = await measurementErrorOf(
       checkBrandRecognition({ lineup: simulatorLineup({ apiKey: 'invalid-key' }) }, { brand: 'HubSpot', category: 'CRM software' }),
     );
-    expect(error).toMatchObject({ code: 'provider_paused', status: 503 });
+    expect(error).toMatchObject({ code: 'provider_paused', callerCanFix: false });
   });
 
   it('fails with not_configured when no provider is enabled', async () => {
     const error = await measurementErrorOf(checkBrandRecognition({ lineup: new Map() }, { brand: 'HubSpot' }));
-    expect(error).toMatchObject({ code: 'not_configured', status: 503 });
+    expect(error).toMatchObject({ code: 'not_configured', callerCanFix: false });
     expect(simulator.requests()).toHaveLength(0);
   });
 });
@@ -246,7 +246,7 @@ describe('the monthly budget', () => {
     const repeatError = await measurementErrorOf(runRepeatedBuyerQuestion(dependencies, { question: QUESTION, provider: 'openai' }));
     const checkError = await measurementErrorOf(checkBrandRecognition(dependencies, { brand: 'HubSpot', category: 'CRM software' }));
     for (const error of [repeatError, checkError]) {
-      expect(error).toMatchObject({ code: 'budget', status: 503 });
+      expect(error).toMatchObject({ code: 'budget', callerCanFix: false });
       expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
       // Until the month turns (a second of slack for the time the test itself takes).
       const untilReset = Math.ceil((budget.status().resetAt.getTime() - Date.now()) / 1000);
@@ -263,8 +263,8 @@ describe('the monthly budget', () => {
     const dependencies = { lineup: pricedLineup(budget), budget };
     const repeatError = await measurementErrorOf(runRepeatedBuyerQuestion(dependencies, { question: QUESTION, provider: 'openai' }));
     const checkError = await measurementErrorOf(checkBrandRecognition(dependencies, { brand: 'HubSpot', category: 'CRM software' }));
-    expect(repeatError).toMatchObject({ code: 'budget', status: 503 });
-    expect(checkError).toMatchObject({ code: 'budget', status: 503 });
+    expect(repeatError).toMatchObject({ code: 'budget', callerCanFix: false });
+    expect(checkError).toMatchObject({ code: 'budget', callerCanFix: false });
     expect(simulator.requests()).toHaveLength(0);
   });
 

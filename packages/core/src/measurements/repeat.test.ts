@@ -110,7 +110,7 @@ describe('runRepeatedBuyerQuestion', () => {
     const provider = new FakeProvider([fakeFailure('unavailable'), fakeFailure('bad_request')]);
     const error = await rejectionOf(runRepeatedBuyerQuestion({ lineup: lineupOf(provider) }, { question: QUESTION, provider: 'openai' }));
     expect(error).toBeInstanceOf(MeasurementError);
-    expect(error).toMatchObject({ code: 'provider_unavailable', status: 503, retryAfterSeconds: 300 });
+    expect(error).toMatchObject({ code: 'provider_unavailable', callerCanFix: false, retryAfterSeconds: 300 });
   });
 
   it('keeps the runs that answered when only some were refused', async () => {
@@ -122,7 +122,7 @@ describe('runRepeatedBuyerQuestion', () => {
   it('fails with 503 budget when the calls themselves report the budget used up', async () => {
     const provider = new FakeProvider([fakeFailure('budget', { retryAfterMs: 3_600_000 })]);
     const error = await rejectionOf(runRepeatedBuyerQuestion({ lineup: lineupOf(provider) }, { question: QUESTION, provider: 'openai' }));
-    expect(error).toMatchObject({ code: 'budget', status: 503 });
+    expect(error).toMatchObject({ code: 'budget', callerCanFix: false });
     expect((error as MeasurementError).retryAfterSeconds).toBeGreaterThanOrEqual(3599);
     expect((error as MeasurementError).retryAfterSeconds).toBeLessThanOrEqual(3600);
   });
@@ -134,7 +134,7 @@ describe('runRepeatedBuyerQuestion', () => {
     const error = await rejectionOf(
       runRepeatedBuyerQuestion({ lineup: lineupOf(provider), budget: stub.budget }, { question: QUESTION, provider: 'openai' }, { beforeSpend: () => (slots += 1) }),
     );
-    expect(error).toMatchObject({ code: 'budget', status: 503 });
+    expect(error).toMatchObject({ code: 'budget', callerCanFix: false });
     expect((error as MeasurementError).retryAfterSeconds).toBeGreaterThanOrEqual(89);
     expect(stub.asked).toEqual(['fake-model']);
     expect(provider.calls).toHaveLength(0);
@@ -144,14 +144,14 @@ describe('runRepeatedBuyerQuestion', () => {
   it('answers 400 provider_unavailable for a provider that is not enabled while another is', async () => {
     const provider = new FakeProvider(['HubSpot.'], 'gemini');
     const error = await rejectionOf(runRepeatedBuyerQuestion({ lineup: lineupOf(provider) }, { question: QUESTION, provider: 'anthropic' }));
-    expect(error).toMatchObject({ code: 'provider_unavailable', status: 400, retryAfterSeconds: undefined });
+    expect(error).toMatchObject({ code: 'provider_unavailable', callerCanFix: true, retryAfterSeconds: undefined });
     expect((error as MeasurementError).hint).toContain('"gemini"');
     expect(provider.calls).toHaveLength(0);
   });
 
   it('answers 503 provider_unavailable when no provider is enabled at all', async () => {
     const error = await rejectionOf(runRepeatedBuyerQuestion({ lineup: new Map() }, { question: QUESTION, provider: 'openai' }));
-    expect(error).toMatchObject({ code: 'provider_unavailable', status: 503 });
+    expect(error).toMatchObject({ code: 'provider_unavailable', callerCanFix: false });
   });
 
   it('calls beforeSpend once before the first call, and makes no call when it throws', async () => {

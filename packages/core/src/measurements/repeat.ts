@@ -99,7 +99,6 @@ function chooseProvider(lineup: ReadonlyMap<ProviderId, Provider>, id: ProviderI
   if (enabled.length === 0) {
     throw new MeasurementError({
       code: 'provider_unavailable',
-      status: 503,
       message: 'No model provider is configured on this deployment.',
       hint: 'Try again later; the operator has to configure a provider key.',
       retryAfterSeconds: DEFAULT_PAUSED_RETRY_AFTER_SECONDS,
@@ -107,7 +106,7 @@ function chooseProvider(lineup: ReadonlyMap<ProviderId, Provider>, id: ProviderI
   }
   throw new MeasurementError({
     code: 'provider_unavailable',
-    status: 400,
+    callerCanFix: true,
     message: `The provider "${id}" is not enabled on this deployment.`,
     hint: `Ask again with "provider" set to ${enabled.map((candidate) => `"${candidate}"`).join(' or ')}.`,
   });
@@ -133,7 +132,6 @@ function throwWhenNothingAnswered(outcomes: readonly RunOutcome[], provider: Pro
     const first = failures[0];
     throw new MeasurementError({
       code: 'provider_unavailable',
-      status: 503,
       message: `The provider "${provider.id}" could not be used: it refused the request or could not be reached.`,
       hint: 'Try again later, or ask another provider.',
       retryAfterSeconds:

@@ -1,11 +1,6 @@
-/** A request a caller must fix, with the spec's stable 400 `code`; REST answers 400, MCP an argument error. */
-export class RequestValidationError extends Error {
+import { CoreError } from '../errors.js';
+
+/** A request a caller must fix, with the spec's stable `code`; REST answers 400, MCP an isError result, the CLI exit 2. */
+export class RequestValidationError extends CoreError {
   override readonly name = 'RequestValidationError';
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
-  }
 }

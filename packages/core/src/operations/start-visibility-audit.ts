@@ -7,6 +7,7 @@ import type { Mailer } from '../mail/index.js';
 import type { MeasurementDependencies } from '../measurements/index.js';
 import type { AuditRepository } from '../store/audit-repository.js';
 import { competitorsNamedInstead } from '../audit/competitors.js';
+import { CoreError } from '../errors.js';
 import { buildAuditMail, type AuditMailFacts } from './audit-mail.js';
 import type { ValidAuditRequest } from './audit-request.js';
 
@@ -54,15 +55,15 @@ export const UNREACHABLE_CRAWL_FAILURES: ReadonlySet<CrawlFailureCode> = new Set
 ]);
 
 /** The website could not be reached at all, so nothing was measured and no provider was asked. */
-export class SiteUnreachableError extends Error {
+export class SiteUnreachableError extends CoreError {
   override readonly name = 'SiteUnreachableError';
-  readonly code = 'site_unreachable';
+  declare readonly code: 'site_unreachable';
   constructor(
     readonly website: string,
     readonly failureCode: CrawlFailureCode,
     readonly reason: string,
   ) {
-    super(`The website ${website} could not be reached (${reason}).`);
+    super('site_unreachable', `The website ${website} could not be reached (${reason}).`, 'Check the website address, or try again once the site answers.');
   }
 }
 
@@ -72,11 +73,17 @@ export interface StoredAudit extends AuditReport {
   createdAt: string;
 }
 
-/** The audit ran but could not be saved even after one retry: the spec's 503 `store_unavailable`. */
-export class StoreUnavailableError extends Error {
+/** How long a caller waits after store_unavailable: the store is usually back within a minute. */
+const STORE_RETRY_AFTER_SECONDS = 60;
+
+/** The audit ran but could not be saved even after one retry: the spec's `store_unavailable`. */
+export class StoreUnavailableError extends CoreError {
   override readonly name = 'StoreUnavailableError';
-  readonly code = 'store_unavailable';
-  readonly retryAfterSeconds = 60;
+  declare readonly code: 'store_unavailable';
+  declare readonly retryAfterSeconds: number;
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('store_unavailable', message, `Retry in a minute (${STORE_RETRY_AFTER_SECONDS} seconds).`, { retryAfterSeconds: STORE_RETRY_AFTER_SECONDS, cause: options.cause });
+  }
 }
 
 const STORE_RETRY_DELAY_MS = 250;
