@@ -3,17 +3,12 @@ export {
   DEFAULT_EXTRACTION_MODELS,
   DEFAULT_MODELS,
   DEFAULT_PROVIDER_CONCURRENCY,
-  EXTRACTION_PROVIDER_PREFERENCE,
   ensureSessionSecret,
-  LOG_LEVELS,
   loadConfig,
-  parseCrawlHostMap,
-  parseModelPrices,
-  parseTrustProxy,
 } from './config/index.js';
-export type { Config, ExtractionSettings, LogLevelName, ProviderMode, ProviderSettings, TrustProxySetting } from './config/index.js';
+export type { Config, LogLevelName, ProviderMode, TrustProxySetting } from './config/index.js';
 export { createBatchedWrite, createLogger } from './logging/logger.js';
-export type { BatchedWrite, LogFields, Logger, LoggerOptions } from './logging/logger.js';
+export type { Logger } from './logging/logger.js';
 export {
   applyMigrations,
   BudgetRepository,
@@ -37,101 +32,35 @@ export type {
 export {
   buildLimitPolicies,
   createRateLimiter,
-  DEFAULT_MAP_READS_PER_MINUTE,
-  DEFAULT_REPEAT_DAILY_CAP,
   IN_MEMORY_LIMITED_OPERATIONS,
-  LIMIT_POLICIES,
-  LIMITED_OPERATIONS,
-  MemoryCounters,
   OPERATION_WORDS,
   rateLimitText,
-  validateLimitPolicies,
 } from './limits/index.js';
 export type {
-  LimitCode,
-  LimitDescription,
   LimitedOperation,
   LimitPolicies,
-  LimitPolicyOverrides,
-  LimitRule,
-  LimitScope,
   RateLimitAllowed,
-  RateLimitDecision,
   RateLimiter,
-  RateLimiterOptions,
   RateLimitRefused,
 } from './limits/index.js';
-export {
-  createBudget,
-  createPriceTable,
-  DEFAULT_MODEL_PRICES,
-  DEFAULT_STALE_RESERVATION_MS,
-  DEMO_MODEL_PRICE,
-  estimateInputTokens,
-  monthOf,
-  nextMonthStart,
-  UNKNOWN_MODEL_PRICE,
-  withBudget,
-} from './budget/index.js';
-export type {
-  Budget,
-  BudgetOptions,
-  BudgetReservation,
-  BudgetStatus,
-  CostEstimateRequest,
-  ModelPrice,
-  PriceLookup,
-  PriceSource,
-  PriceTable,
-  ReserveOutcome,
-  ReserveRequest,
-  SettleOutcome,
-  WithBudgetOptions,
-} from './budget/index.js';
+export { createBudget, createPriceTable, estimateInputTokens, withBudget } from './budget/index.js';
+export type { Budget, ModelPrice } from './budget/index.js';
 export { DEMO_MODEL_PREFIX, resolveLineupSettings } from './lineup.js';
-export type { DemoBaseUrls } from './lineup.js';
-export { withCallLog } from './usage/call-log.js';
-export { isProviderId, PROVIDER_FAILURE_KINDS, PROVIDER_IDS, ProviderFailure } from './providers/types.js';
-export type { Answer, AskRequest, Provider, ProviderFailureKind, ProviderId, TokenUsage } from './providers/types.js';
+export type { Provider, ProviderId } from './providers/types.js';
 export {
   ApiErrorSchema,
   AuditRequestSchema,
   AuditResponseSchema,
-  AuditSummarySchema,
-  CHECK_VERDICTS,
   CheckRequestSchema,
   CheckResponseSchema,
   FanoutMapRequestSchema,
   FanoutMapResponseSchema,
-  ProviderFindingSchema,
-  ProviderIdSchema,
   PUBLIC_SCHEMAS,
-  RateLimitInfoSchema,
-  RECOMMEND_VERDICTS,
-  RepeatMetricsSchema,
   RepeatRequestSchema,
   RepeatResponseSchema,
-  RepeatRunSchema,
 } from './api/schemas.js';
-export type {
-  ApiErrorShape,
-  AuditRequest,
-  CheckRequest,
-  CheckResponse,
-  FanoutMapRequest,
-  FanoutMapResponse,
-  RepeatRequest,
-  RepeatResponse,
-} from './api/schemas.js';
-export {
-  createProvider,
-  createProviderLineup,
-  DEFAULT_MAX_OUTPUT_TOKENS,
-  DEFAULT_TIMEOUT_MS,
-  withConcurrencyLimit,
-  withRetries,
-} from './providers/index.js';
-export type { AdapterTuning, LineupOptions, RetryOptions } from './providers/index.js';
+export type { CheckResponse, RepeatResponse } from './api/schemas.js';
+export { createProvider, createProviderLineup } from './providers/index.js';
 export { compactBrandKey, createBrandMatcher, extractBrands, normalizeBrandKey, positionInList } from './extraction/index.js';
 export type { BrandMatch, BrandMatcher, BrandMatcherOptions, ExtractBrandsOptions } from './extraction/index.js';
 export {
@@ -143,101 +72,50 @@ export {
 } from './extraction/index.js';
 export type { BrandExtractionRequest, BrandExtractor, ExtractionMode, HybridBrandExtractor } from './extraction/index.js';
 export {
-  BLIND_LIST_SIZE,
-  blindListCategoryPhrase,
   budgetError,
-  CHECK_ERROR_CODES,
-  CHECK_PROMPTS,
-  CHECK_PROVIDER_ORDER,
-  CHECK_SCORE_POINTS,
   checkBrandRecognition,
   checkQuestions,
-  checkVerdict,
   chooseCheckProvider,
-  computeCheckScore,
-  computeRepeatMetrics,
-  describeProviderFailure,
   MeasurementError,
-  normalizeWhitespace,
-  parseBlindList,
-  parseRecognitionAnswer,
-  parseRecommendationAnswer,
-  promptMentionsBrand,
-  REPEAT_ERROR_CODES,
   REPEAT_RUNS,
   runRepeatedBuyerQuestion,
-  VERDICT_THRESHOLDS,
 } from './measurements/index.js';
-export type {
-  CheckErrorCode,
-  CheckScoreInput,
-  CheckVerdict,
-  MeasurementDependencies,
-  MeasurementErrorCode,
-  MeasurementOptions,
-  MeasurementProgress,
-  RecognitionReading,
-  RecommendationReading,
-  RecommendVerdict,
-  RepeatErrorCode,
-  RepeatMetrics,
-  RepeatRun,
-} from './measurements/index.js';
-export { AI_CRAWLERS, crawlSite, normalizeWebsite, safeFetch, SafeFetchError } from './crawl/index.js';
-export type {
-  AiCrawlerAccess,
-  BotAccess,
-  CrawlFailureCode,
-  CrawlHostMap,
-  CrawlOptions,
-  CrawlReport,
-  HostLookup,
-  NormalizedWebsite,
-  PageSummary,
-  SiteLanguage,
-  Vertical,
-} from './crawl/index.js';
+export type { MeasurementProgress } from './measurements/index.js';
+export { crawlSite } from './crawl/index.js';
+export type { HostLookup } from './crawl/index.js';
 export { createMailer, defaultFromAddress } from './mail/index.js';
-export type { Mailer, MailerOptions, MailMessage, SentMail } from './mail/index.js';
+export type { Mailer, MailMessage } from './mail/index.js';
 export { escapeHtml } from './text/escape.js';
 export { AccountRepository, AuditRepository } from './store/index.js';
 export type { AccountRecord, AuditRecord } from './store/index.js';
-export { computeCategoryBenchmark, generateBuyerQuestions, runAudit, wilsonInterval } from './audit/index.js';
-export type { AuditMode, AuditProgress, AuditReport, AuditSummary as AuditSummaryReport, CategoryBenchmark, NextStep } from './audit/index.js';
+export { runAudit } from './audit/index.js';
+export type { AuditProgress, AuditReport } from './audit/index.js';
 export { parseAuditRequest } from './operations/audit-request.js';
 export { parseCheckRequest, parseRepeatRequest } from './operations/measurement-requests.js';
-export type { ValidAuditRequest } from './operations/audit-request.js';
 export { buildAuditMail } from './operations/audit-mail.js';
-export type { AuditMailFacts } from './operations/audit-mail.js';
-export { CoreError, type CoreErrorOptions } from './errors.js';
+export { CoreError } from './errors.js';
 export { RequestValidationError } from './operations/request-error.js';
-export { auditMailFacts, SiteUnreachableError, startVisibilityAudit, StoreUnavailableError, UNREACHABLE_CRAWL_FAILURES } from './operations/start-visibility-audit.js';
-export type { StartAuditDependencies, StartAuditOptions, StartAuditProgress, StoredAudit } from './operations/start-visibility-audit.js';
+export { auditMailFacts, startVisibilityAudit, StoreUnavailableError } from './operations/start-visibility-audit.js';
+export type { StartAuditDependencies, StartAuditProgress, StoredAudit } from './operations/start-visibility-audit.js';
 export { SignInRepository } from './store/index.js';
 export type { SignInLinkRecord } from './store/index.js';
 export { TokenRepository } from './store/index.js';
 export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './store/index.js';
 export {
-  AUDIT_TOKEN_PREFIXES,
   badgeForToken,
   badgeStateAt,
   cleanBadgeText,
-  fitTextToWidth,
   formatMeasuredMonth,
   hashAuditToken,
   isAuditTokenKind,
-  isWellFormedAuditToken,
   lastRunOf,
-  measureTextWidth,
   mintAuditToken,
   RECHECK_AFTER_DAYS,
-  renderBadgeSvg,
   listAuditTokens,
   resolveAuditToken,
   revokeAuditToken,
   revokeAuditTokenById,
 } from './tokens/index.js';
-export type { AuditTokenSummary, BadgeInput, BadgeState, FittedText, MintAuditTokenInput, TokenBadge } from './tokens/index.js';
 export { MapRepository } from './store/index.js';
 export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart } from './store/index.js';
 export {
