@@ -1,11 +1,9 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TIMEOUT_MS, type AdapterOptions } from './adapter-options.js';
-import { answerFromFields, type AnswerFields } from './answer-fields.js';
-import { runAttempt } from './attempt.js';
-import { failureFromConnectionError, failureFromHttpStatus, timeoutFailure, unexpectedFailure } from './failures.js';
-import { parseRetryAfter } from './retry-after.js';
-import { ProviderFailure, type Answer, type AskRequest, type Provider } from './types.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type AdapterOptions } from './adapter-options.js';
+import type { AnswerFields } from './answer-fields.js';
+import { classifyStainlessError, StainlessProvider, stainlessClientOptions } from './stainless-adapter.js';
+import type { AskRequest, ProviderFailure } from './types.js';
 
 /** The parts of a Messages API response the mapper reads (the SDK's `Message` fits). */
 export interface AnthropicMessageLike {
@@ -62,57 +60,27 @@ export function fromAnthropicMessage(message: AnthropicMessageLike, requestedMod
 
 /** Maps anything the Anthropic SDK throws to a ProviderFailure. */
 export function classifyAnthropicError(error: unknown, timeoutMs: number): ProviderFailure {
-  if (error instanceof ProviderFailure) return error;
-  if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
-    return timeoutFailure('anthropic', timeoutMs, error);
-  }
-  if (error instanceof APIConnectionError) return failureFromConnectionError('anthropic', error);
-  if (error instanceof APIError && typeof error.status === 'number') {
-    return failureFromHttpStatus('anthropic', {
-      status: error.status,
-      message: error.message,
-      retryAfterMs: parseRetryAfter(error.headers),
-      vendorCode: error.type,
-      cause: error,
-    });
-  }
-  return unexpectedFailure('anthropic', error);
+  return classifyStainlessError('anthropic', error, timeoutMs, ANTHROPIC_ERRORS, (apiError) => apiError.type);
 }
 
+const ANTHROPIC_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+
 /** Anthropic over the official SDK (Messages API). */
-export class AnthropicProvider implements Provider {
+export class AnthropicProvider extends StainlessProvider {
   readonly id = 'anthropic' as const;
-  readonly model: string;
   private readonly client: Anthropic;
-  private readonly timeoutMs: number;
-  private readonly maxOutputTokens: number;
 
   constructor(options: AdapterOptions) {
-    this.model = options.model;
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    // maxRetries 0: retries belong to withRetries, which sees every vendor's failures the same way.
-    this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      timeout: this.timeoutMs,
-      maxRetries: 0,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    super(options);
+    this.client = new Anthropic(stainlessClientOptions(options, this.timeoutMs));
   }
 
-  async ask(request: AskRequest): Promise<Answer> {
-    const { value, latencyMs } = await runAttempt({
-      provider: this.id,
-      timeoutMs: this.timeoutMs,
-      signal: request.signal,
-      call: async (signal) => {
-        const params = toAnthropicMessageParams(this.model, request, this.maxOutputTokens);
-        const message = await this.client.messages.create(params, { signal, timeout: this.timeoutMs, maxRetries: 0 });
-        return fromAnthropicMessage(message, this.model);
-      },
-      classify: (error) => classifyAnthropicError(error, this.timeoutMs),
-    });
-    return answerFromFields(this.id, value, latencyMs);
+  protected async send(request: AskRequest, requestOptions: { signal: AbortSignal; timeout: number; maxRetries: 0 }): Promise<AnswerFields> {
+    const message = await this.client.messages.create(toAnthropicMessageParams(this.model, request, this.maxOutputTokens), requestOptions);
+    return fromAnthropicMessage(message, this.model);
+  }
+
+  protected classify(error: unknown): ProviderFailure {
+    return classifyAnthropicError(error, this.timeoutMs);
   }
 }

@@ -1,12 +1,10 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ResponseCreateParamsNonStreaming } from 'openai/resources/responses/responses';
-import { DEFAULT_MAX_OUTPUT_TOKENS, DEFAULT_TIMEOUT_MS, type AdapterOptions } from './adapter-options.js';
-import { answerFromFields, type AnswerFields } from './answer-fields.js';
-import { runAttempt } from './attempt.js';
-import { failureFromConnectionError, failureFromHttpStatus, timeoutFailure, unexpectedFailure } from './failures.js';
-import { parseRetryAfter } from './retry-after.js';
-import { ProviderFailure, type Answer, type AskRequest, type Provider } from './types.js';
+import { DEFAULT_MAX_OUTPUT_TOKENS, type AdapterOptions } from './adapter-options.js';
+import type { AnswerFields } from './answer-fields.js';
+import { classifyStainlessError, StainlessProvider, stainlessClientOptions } from './stainless-adapter.js';
+import type { AskRequest, ProviderFailure } from './types.js';
 
 /** Which OpenAI endpoint to ask: Chat Completions (default) or the Responses API. */
 export type OpenAIApi = 'chat' | 'responses';
@@ -120,66 +118,33 @@ export function fromResponsesResult(response: ResponsesResultLike, requestedMode
 
 /** Maps anything the OpenAI SDK throws to a ProviderFailure. */
 export function classifyOpenAIError(error: unknown, timeoutMs: number): ProviderFailure {
-  if (error instanceof ProviderFailure) return error;
-  // The SDK's own timer (set to the same deadline) can fire a hair before ours.
-  if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
-    return timeoutFailure('openai', timeoutMs, error);
-  }
-  if (error instanceof APIConnectionError) return failureFromConnectionError('openai', error);
-  if (error instanceof APIError && typeof error.status === 'number') {
-    return failureFromHttpStatus('openai', {
-      status: error.status,
-      message: error.message,
-      retryAfterMs: parseRetryAfter(error.headers),
-      vendorCode: error.code ?? error.type,
-      cause: error,
-    });
-  }
-  return unexpectedFailure('openai', error);
+  return classifyStainlessError('openai', error, timeoutMs, OPENAI_ERRORS, (apiError) => apiError.code ?? apiError.type);
 }
 
+const OPENAI_ERRORS = { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError };
+
 /** OpenAI over the official SDK (Chat Completions or Responses API). */
-export class OpenAIProvider implements Provider {
+export class OpenAIProvider extends StainlessProvider {
   readonly id = 'openai' as const;
-  readonly model: string;
   readonly api: OpenAIApi;
   private readonly client: OpenAI;
-  private readonly timeoutMs: number;
-  private readonly maxOutputTokens: number;
 
   constructor(options: OpenAIAdapterOptions) {
-    this.model = options.model;
+    super(options);
     this.api = options.api ?? 'chat';
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-    // maxRetries 0: retries belong to withRetries, which sees every vendor's failures the same way.
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
-      timeout: this.timeoutMs,
-      maxRetries: 0,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-    });
+    this.client = new OpenAI(stainlessClientOptions(options, this.timeoutMs));
   }
 
-  async ask(request: AskRequest): Promise<Answer> {
-    const { value, latencyMs } = await runAttempt({
-      provider: this.id,
-      timeoutMs: this.timeoutMs,
-      signal: request.signal,
-      call: (signal) => this.send(request, signal),
-      classify: (error) => classifyOpenAIError(error, this.timeoutMs),
-    });
-    return answerFromFields(this.id, value, latencyMs);
-  }
-
-  private async send(request: AskRequest, signal: AbortSignal): Promise<AnswerFields> {
-    const requestOptions = { signal, timeout: this.timeoutMs, maxRetries: 0 };
+  protected async send(request: AskRequest, requestOptions: { signal: AbortSignal; timeout: number; maxRetries: 0 }): Promise<AnswerFields> {
     if (this.api === 'responses') {
       const params = toResponsesParams(this.model, request, this.maxOutputTokens);
       return fromResponsesResult(await this.client.responses.create(params, requestOptions), this.model);
     }
     const params = toChatCompletionParams(this.model, request, this.maxOutputTokens);
     return fromChatCompletion(await this.client.chat.completions.create(params, requestOptions), this.model);
+  }
+
+  protected classify(error: unknown): ProviderFailure {
+    return classifyOpenAIError(error, this.timeoutMs);
   }
 }
