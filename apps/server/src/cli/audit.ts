@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { parseAuditRequest, startVisibilityAudit, type Mailer, type StartAuditProgress, type StoredAudit } from '@visibility/core';
 import { formatAuditSummary } from './format.js';
 import type { CliIo } from './io.js';
-import { EXIT_CODES, loadCliConfig, runMeasurementCommand, usageError, validationError } from './measurement-run.js';
+import { EXIT_CODES, loadCliConfig, readCommandLine, runMeasurementCommand, validationError } from './measurement-run.js';
 import { createAuditProgress } from './progress.js';
 
 const AUDIT_USAGE =
@@ -22,38 +21,22 @@ export function assessAudit(result: StoredAudit): { exitCode: number; note?: str
 
 /** `visibility audit`: startVisibilityAudit against the configured lineup, from a terminal. */
 export async function runAuditCommand(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        brand: { type: 'string' },
-        website: { type: 'string' },
-        category: { type: 'string' },
-        competitors: { type: 'string' },
-        location: { type: 'string' },
-        language: { type: 'string' },
-        email: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    return usageError(io, 'audit', (error as Error).message, AUDIT_USAGE);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(AUDIT_USAGE);
-    return EXIT_CODES.ok;
-  }
-  if (positionals.length > 1) {
-    return usageError(io, 'audit', `expected one brand, got ${positionals.length} arguments; quote the brand, and give the rest with --website, --category….`, AUDIT_USAGE);
-  }
-  if (positionals.length === 1 && values.brand !== undefined) {
-    return usageError(io, 'audit', 'give the brand either as an argument or with --brand, not both.', AUDIT_USAGE);
-  }
+  const line = readCommandLine(
+    io,
+    { name: 'audit', usage: AUDIT_USAGE, subject: 'brand', quoteHint: 'quote the brand, and give the rest with --website, --category….' },
+    argv,
+    {
+      brand: { type: 'string' },
+      website: { type: 'string' },
+      category: { type: 'string' },
+      competitors: { type: 'string' },
+      location: { type: 'string' },
+      language: { type: 'string' },
+      email: { type: 'string' },
+    },
+  );
+  if (typeof line === 'number') return line;
+  const { values } = line;
   // The configuration first: CRAWL_HOST_MAP decides which websites the validation accepts.
   const config = loadCliConfig(io);
   if (typeof config === 'number') return config;
@@ -62,13 +45,13 @@ export async function runAuditCommand(argv: string[], io: CliIo): Promise<number
     // The REST validation, so the CLI refuses exactly what POST /api/audit refuses.
     request = parseAuditRequest(
       {
-        brand: positionals[0] ?? values.brand,
-        website: values.website,
-        category: values.category,
-        competitors: values.competitors,
-        location: values.location,
-        promptLanguage: values.language,
-        email: values.email,
+        brand: line.subject,
+        website: values['website'],
+        category: values['category'],
+        competitors: values['competitors'],
+        location: values['location'],
+        promptLanguage: values['language'],
+        email: values['email'],
       },
       { hostMap: config.crawlHostMap },
     );
@@ -80,7 +63,7 @@ export async function runAuditCommand(argv: string[], io: CliIo): Promise<number
   let delivery = 'not sent (see the warning on stderr)';
   return runMeasurementCommand<StoredAudit, StartAuditProgress>(io, {
     name: 'audit',
-    json: values.json,
+    json: line.json,
     config,
     describe: (runtime) => {
       const providers = [...runtime.lineup.values()].map((provider) => `${provider.id} (${provider.model})`).join(', ');

@@ -2,6 +2,9 @@
 // Ctrl-C, and the exit codes scripts branch on (documented in docs/cli.md and the usage text).
 
 import { setMaxListeners } from 'node:events';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import {
   ConfigError,
   createLogger,
@@ -76,6 +79,53 @@ export function loadCliConfig(io: CliIo): Config | number {
     }
     throw error;
   }
+}
+
+/** The options every measurement command takes besides its own. */
+const COMMON_OPTIONS = {
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsOptionsConfig;
+
+/** A measurement command's arguments: --json, the subject, and its own options' values (strings). */
+export interface CommandLine {
+  json: boolean;
+  subject: string | undefined;
+  values: Readonly<Record<string, string | boolean | undefined>>;
+}
+
+/**
+ * Reads a measurement command's arguments: its `options` plus --json and --help, and at most one
+ * positional, the `subject` ("brand" or "question"); when `--brand` is an option the brand comes one
+ * way or the other, not both. Usage errors and --help are answered here: the exit code comes back
+ * instead of the arguments.
+ */
+export function readCommandLine(
+  io: CliIo,
+  command: { name: string; usage: string; subject: 'brand' | 'question'; quoteHint: string },
+  argv: string[],
+  options: ParseArgsOptionsConfig,
+): CommandLine | number {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...options, ...COMMON_OPTIONS }, allowPositionals: true, strict: true });
+  } catch (error) {
+    return usageError(io, command.name, (error as Error).message, command.usage);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const { positionals } = parsed;
+  if (values['help'] === true) {
+    io.stdout.write(command.usage);
+    return EXIT_CODES.ok;
+  }
+  if (positionals.length > 1) {
+    return usageError(io, command.name, `expected one ${command.subject}, got ${positionals.length} arguments; ${command.quoteHint}`, command.usage);
+  }
+  const flag = values['brand'];
+  if (positionals.length === 1 && flag !== undefined) {
+    return usageError(io, command.name, 'give the brand either as an argument or with --brand, not both.', command.usage);
+  }
+  return { json: values['json'] === true, subject: positionals[0] ?? (typeof flag === 'string' ? flag : undefined), values };
 }
 
 /** Writes a usage error (stderr only, nothing on stdout) and returns exit code 2. */

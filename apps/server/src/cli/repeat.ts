@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util';
 import { parseRepeatRequest, runRepeatedBuyerQuestion, REPEAT_RUNS, type RepeatResponse } from '@visibility/core';
 import { formatRepeatSummary } from './format.js';
 import type { CliIo } from './io.js';
-import { EXIT_CODES, runMeasurementCommand, usageError, validationError } from './measurement-run.js';
+import { EXIT_CODES, readCommandLine, runMeasurementCommand, validationError } from './measurement-run.js';
 
 const REPEAT_USAGE = 'Usage: visibility repeat "<question>" [--provider openai|gemini|anthropic] [--json]\n';
 
@@ -20,36 +19,25 @@ export function assessRepeat(result: RepeatResponse): { exitCode: number; note?:
 
 /** `visibility repeat`: runRepeatedBuyerQuestion against the configured lineup, from a terminal. */
 export async function runRepeat(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { provider: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (error) {
-    return usageError(io, 'repeat', (error as Error).message, REPEAT_USAGE);
-  }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    io.stdout.write(REPEAT_USAGE);
-    return EXIT_CODES.ok;
-  }
-  if (positionals.length > 1) {
-    return usageError(io, 'repeat', `expected one question, got ${positionals.length} arguments; quote the question.`, REPEAT_USAGE);
-  }
+  const line = readCommandLine(
+    io,
+    { name: 'repeat', usage: REPEAT_USAGE, subject: 'question', quoteHint: 'quote the question.' },
+    argv,
+    { provider: { type: 'string' } },
+  );
+  if (typeof line === 'number') return line;
+  const { values } = line;
   let request;
   try {
     // The REST validation, so the CLI refuses exactly what POST /api/tools/repeat refuses.
-    request = parseRepeatRequest({ question: positionals[0] ?? '', ...(values.provider === undefined ? {} : { provider: values.provider }) });
+    request = parseRepeatRequest({ question: line.subject ?? '', ...(values['provider'] === undefined ? {} : { provider: values['provider'] }) });
   } catch (error) {
     return validationError(io, 'repeat', error, REPEAT_USAGE);
   }
 
   return runMeasurementCommand<RepeatResponse>(io, {
     name: 'repeat',
-    json: values.json,
+    json: line.json,
     describe: (runtime) => {
       const model = runtime.lineup.get(request.provider)?.model;
       return `Asking ${request.provider}${model === undefined ? '' : ` (${model})`} the question ${REPEAT_RUNS} times…`;
