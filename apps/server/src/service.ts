@@ -11,7 +11,7 @@ import { createCheapReads } from './http/cheap-reads.js';
 import { mcpRoutes } from './mcp/mcp-routes.js';
 import { mapRoutes } from './rest/map-routes.js';
 import { buildOpenApiDocument } from './rest/openapi.js';
-import { tokenRoutes } from './rest/token-routes.js';
+import { auditTokenRoutes } from './rest/audit-token-routes.js';
 import { watchRoutes } from './rest/watch-routes.js';
 import { watchSiteRoutes } from './site/watch-site-routes.js';
 import { siteRoutes } from './site/site-routes.js';
@@ -78,7 +78,7 @@ export async function startService(config: Config, logger: Logger, options: Star
     const context: RouteContext = { config, runtime, logger, siteLayout: site.layout };
     const buyerQuestionMaps = mapRoutes(context);
     const mcp = mcpRoutes(context, { mapRunner: buyerQuestionMaps.dependencies.runner });
-    const tokens = tokenRoutes(context);
+    const tokens = auditTokenRoutes(context);
     const app = createApp({
       routers: [
         buyerQuestionMaps.router,

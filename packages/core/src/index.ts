@@ -115,7 +115,7 @@ export {
   resolveAuditToken,
   revokeAuditToken,
   revokeAuditTokenById,
-} from './tokens/index.js';
+} from './audit-tokens/index.js';
 export { MapRepository } from './store/index.js';
 export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart } from './store/index.js';
 export {

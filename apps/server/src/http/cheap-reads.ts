@@ -22,7 +22,7 @@ export interface CheapReads {
 }
 
 export interface CheapReadsOptions {
-  /** GET /api/badge/{token} as its Express route answers it (rest/token-routes.ts). */
+  /** GET /api/badge/{token} as its Express route answers it (rest/audit-token-routes.ts). */
   badgeAnswer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
   /** GET /api/audit/{auditId}/fanout-map as its Express route answers it (rest/map-routes.ts). */
   readMap(auditId: string, caller: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;

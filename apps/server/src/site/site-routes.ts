@@ -21,7 +21,7 @@ import type { RouteContext } from '../route-context.js';
 import { callerKey } from '../rest/caller.js';
 import { toApiError } from '../rest/core-errors.js';
 import { consumeRateLimit } from '../rest/rate-limit.js';
-import { badgeEmbedHtml, findOwnedAudit } from '../rest/token-routes.js';
+import { badgeEmbedHtml, findOwnedAudit } from '../rest/audit-token-routes.js';
 import { renderBadgeLandingHtml, renderBadgeLandingMarkdown } from './badge-landing.js';
 import { renderCheckResultHtml } from './check-result.js';
 import { auditFormHtml, checkFormHtml, type FormValues } from './forms.js';

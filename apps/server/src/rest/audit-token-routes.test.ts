@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeAuditToken, type AuditRecord } from '@visibility/core';
-import { createBadgeAnswers } from './token-routes.js';
+import { createBadgeAnswers } from './audit-token-routes.js';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startTestService, type TestService } from '../test-support/service.js';
 

@@ -66,7 +66,7 @@ export function findOwnedAudit(request: Request, context: RouteContext): { audit
  * POST /api/audit/{auditId}/badge-token, POST /api/audit/{auditId}/share-link, GET
  * /api/audit/{auditId}/tokens and DELETE /api/audit/{auditId}/tokens/{kind}/{token or id}. Public: GET /api/badge/{token} (getVisibilityBadge).
  */
-export function tokenRoutes(context: RouteContext): TokenRoutes {
+export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
   const router = Router();
   const badges = createBadgeAnswers(context.runtime.store.tokenRepository);
   // A token or id Express cannot percent-decode ("%", "%ED%A0%80") is an unknown one: the "not found"
@@ -137,7 +137,7 @@ export function tokenRoutes(context: RouteContext): TokenRoutes {
 }
 
 /** The token routes, and GET /api/badge/{token}'s answer for the fast path before Express. */
-export interface TokenRoutes {
+export interface AuditTokenRoutes {
   router: Router;
   badgeAnswer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
 }
