@@ -1,4 +1,5 @@
-import { badgeStateAt, escapeHtml, formatMeasuredMonth, lastRunOf, RECHECK_AFTER_DAYS, type AuditRecord } from '@visibility/core';
+import { badgeStateAt, formatMeasuredMonth, lastRunOf, RECHECK_AFTER_DAYS, type AuditRecord } from '@visibility/core';
+import { html } from './html-text.js';
 import { markdownLines, md, trustedMarkdown } from './markdown-text.js';
 
 export interface BadgeLandingSubject {
@@ -55,23 +56,22 @@ export function renderBadgeLandingHtml(subject: BadgeLandingSubject): { title: s
   const facts = factsOf(subject);
   const questions =
     facts.questions.length === 0
-      ? '<p>This audit generated no buyer questions; the providers were asked about the brand and its category.</p>'
-      : `<ol>${facts.questions.map((question) => `<li>${escapeHtml(question)}</li>`).join('')}</ol>`;
-  const body = `<p><img src="${escapeHtml(facts.badgeUrl)}" width="250" height="40" alt="${escapeHtml(`AI visibility badge of ${facts.brand}`)}"></p>
-${facts.demo ? '<p class="notice" role="note">This badge comes from the demo lineup: the answers were simulated, not given by real models.</p>\n' : ''}<dl class="facts">
-<dt>Brand</dt><dd>${escapeHtml(facts.brand)}</dd>
-<dt>Website</dt><dd>${escapeHtml(facts.website)}</dd>
-<dt>Category</dt><dd>${escapeHtml(facts.category)}</dd>
-<dt>Measured</dt><dd>${escapeHtml(facts.month)}${facts.fresh ? '' : ` (more than ${RECHECK_AFTER_DAYS} days ago: due for a re-check)`}</dd>
-<dt>Asked to</dt><dd>${facts.providers.length === 0 ? 'no provider answered' : escapeHtml(facts.providers.join(', '))}</dd>
+      ? html`<p>This audit generated no buyer questions; the providers were asked about the brand and its category.</p>`
+      : html`<ol>${facts.questions.map((question) => html`<li>${question}</li>`)}</ol>`;
+  const asked = facts.samples === undefined ? '' : facts.samples === 1 ? ', once each' : `, ${facts.samples} times each`;
+  const body = html`<p><img src="${facts.badgeUrl}" width="250" height="40" alt="${`AI visibility badge of ${facts.brand}`}"></p>
+${facts.demo ? html`<p class="notice" role="note">This badge comes from the demo lineup: the answers were simulated, not given by real models.</p>\n` : ''}<dl class="facts">
+<dt>Brand</dt><dd>${facts.brand}</dd>
+<dt>Website</dt><dd>${facts.website}</dd>
+<dt>Category</dt><dd>${facts.category}</dd>
+<dt>Measured</dt><dd>${facts.month}${facts.fresh ? '' : ` (more than ${RECHECK_AFTER_DAYS} days ago: due for a re-check)`}</dd>
+<dt>Asked to</dt><dd>${facts.providers.length === 0 ? 'no provider answered' : facts.providers.join(', ')}</dd>
 </dl>
 <h2>What was asked</h2>
-<p>The AI assistants were asked these buyer questions, which never name the brand${
-    facts.samples === undefined ? '' : facts.samples === 1 ? ', once each' : `, ${facts.samples} times each`
-  }. ${facts.demo ? 'This was a demo run on simulated answers: the badge says so, and it is not a measurement.' : 'The badge says the brand was measured, not that it won.'}</p>
+<p>The AI assistants were asked these buyer questions, which never name the brand${asked}. ${facts.demo ? 'This was a demo run on simulated answers: the badge says so, and it is not a measurement.' : 'The badge says the brand was measured, not that it won.'}</p>
 ${questions}
 <p>How the questions are asked and read: <a href="/methodology">methodology</a>. <a href="/">Measure your own brand</a>.</p>
-`;
+`.html;
   return {
     title: headline(facts.brand, facts.demo),
     description: facts.demo
