@@ -5,7 +5,7 @@ const TESTS = '(\\.test\\.ts$|/test-support/)';
 // rate-limit headers, the core-error table, report access, the site layout). They are infrastructure of
 // the HTTP server, not an adapter's operations; see docs/architecture.md.
 const SHARED_HTTP =
-  '^apps/server/src/(http/|rest/(caller|cors|json-body|rate-limit|core-errors)\\.ts$|site/(report-access|layout|pages)\\.ts$|auth/(session|same-origin|email-address)\\.ts$)';
+  '^apps/server/src/(http/|rest/(caller|cors|json-body|rate-limit|core-errors)\\.ts$|site/(report-access|layout|pages|html-text|markdown-text)\\.ts$|auth/(session|same-origin|email-address)\\.ts$)';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

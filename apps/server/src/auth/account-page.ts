@@ -1,4 +1,4 @@
-import { escapeHtml } from '@visibility/core';
+import { html, trustedHtml, type TrustedHtml } from '../site/html-text.js';
 import { renderLayout, SITE_CSP, type LayoutContext } from '../site/layout.js';
 import { SIGN_IN_LINK_TTL_SECONDS } from './sign-in-links.js';
 
@@ -56,18 +56,18 @@ function noticeHtml(notice: PageNotice | undefined): string {
   if (notice === undefined) return '';
   // role=alert makes screen readers announce an error; a status is announced politely.
   const role = notice.kind === 'error' ? 'alert' : 'status';
-  return `<p class="notice ${notice.kind}" role="${role}">${escapeHtml(notice.text)}</p>\n`;
+  return html`<p class="notice ${notice.kind}" role="${role}">${notice.text}</p>\n`.html;
 }
 
 /** The sign-in form: posts to /auth/sign-in as a plain form (no script needed). */
 export function signInFormHtml(email = ''): string {
-  return `<form method="post" action="/auth/sign-in">
+  return html`<form method="post" action="/auth/sign-in">
 <div class="field"><label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="120" value="${escapeHtml(email)}"></div>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="120" value="${email}"></div>
 <p><button type="submit">Email me a sign-in link</button></p>
 </form>
 <p class="meta">We mail a link that signs you in on this browser. It works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes. Your account lists the audits attached to that address and your credits; no password is involved.</p>
-`;
+`.html;
 }
 
 function formatScore(audit: AccountAuditSummary): string {
@@ -78,16 +78,16 @@ function auditsHtml(audits: readonly AccountAuditSummary[]): string {
   if (audits.length === 0) return '<p>No audits are attached to this address yet. Give this email when you start an audit to see it here.</p>\n';
   const rows = audits
     .map(
-      (audit) => `<tr>
-<td><a href="/report/${escapeHtml(audit.id)}">${escapeHtml(audit.brand)}</a></td>
-<td>${escapeHtml(audit.category)}</td>
-<td class="number">${escapeHtml(formatScore(audit))}</td>
-<td><time datetime="${escapeHtml(audit.createdAt)}">${escapeHtml(audit.createdAt.slice(0, 10))}</time></td>
-<td>${escapeHtml(audit.mode)}</td>
-<td><form method="post" action="/account/audits/${escapeHtml(audit.id)}/badge"><button class="secondary" type="submit">Badge for ${escapeHtml(audit.brand)}</button></form>
-<form method="post" action="/account/audits/${escapeHtml(audit.id)}/share"><button class="secondary" type="submit">Share link for ${escapeHtml(audit.brand)}</button></form>
+      (audit) => html`<tr>
+<td><a href="/report/${audit.id}">${audit.brand}</a></td>
+<td>${audit.category}</td>
+<td class="number">${formatScore(audit)}</td>
+<td><time datetime="${audit.createdAt}">${audit.createdAt.slice(0, 10)}</time></td>
+<td>${audit.mode}</td>
+<td><form method="post" action="/account/audits/${audit.id}/badge"><button class="secondary" type="submit">Badge for ${audit.brand}</button></form>
+<form method="post" action="/account/audits/${audit.id}/share"><button class="secondary" type="submit">Share link for ${audit.brand}</button></form>
 ${tokensHtml(audit)}</td>
-</tr>`,
+</tr>`.html,
     )
     .join('\n');
   return `<div class="table-scroll"><table>
@@ -104,12 +104,12 @@ function watchesHtml(watches: readonly AccountWatchSummary[]): string {
   if (watches.length === 0) return '<p>No watches yet. A watch re-asks the buyer questions of a brand on a schedule and shows the trend: create one with POST /api/watches or <code>visibility watch add</code> (<a href="/developers">developers</a>).</p>\n';
   const rows = watches
     .map(
-      (watch) => `<tr>
-<td><a href="/watches/${escapeHtml(watch.id)}">${escapeHtml(watch.brand)}</a></td>
-<td>${escapeHtml(watch.category)}</td>
-<td>${escapeHtml(watch.schedule)}${watch.paused ? ' (paused)' : ''}</td>
-<td><time datetime="${escapeHtml(watch.nextRunAt)}">${escapeHtml(watch.nextRunAt.slice(0, 16).replace('T', ' '))}</time></td>
-</tr>`,
+      (watch) => html`<tr>
+<td><a href="/watches/${watch.id}">${watch.brand}</a></td>
+<td>${watch.category}</td>
+<td>${watch.schedule}${watch.paused ? ' (paused)' : ''}</td>
+<td><time datetime="${watch.nextRunAt}">${watch.nextRunAt.slice(0, 16).replace('T', ' ')}</time></td>
+</tr>`.html,
     )
     .join('\n');
   return `<div class="table-scroll"><table>
@@ -123,18 +123,17 @@ ${rows}
 }
 
 /** The audit's badges and share links, each with a button that revokes it (a revoked one stops working at once). */
-function tokensHtml(audit: AccountAuditSummary): string {
+function tokensHtml(audit: AccountAuditSummary): TrustedHtml {
   const tokens = audit.tokens ?? [];
-  if (tokens.length === 0) return '';
+  if (tokens.length === 0) return html``;
   const items = tokens
     .map((token) => {
       const what = `${token.kind === 'badge' ? 'Badge' : 'Share link'} ${token.id.slice(0, 8)}, created ${token.createdAt.slice(0, 10)}`;
       return token.revokedAt !== null
-        ? `<li>${escapeHtml(what)}: revoked ${escapeHtml(token.revokedAt.slice(0, 10))}</li>`
-        : `<li>${escapeHtml(what)} <form class="inline" method="post" action="/account/audits/${escapeHtml(audit.id)}/tokens/${token.kind}/${escapeHtml(token.id)}/revoke"><button class="secondary" type="submit">Revoke ${escapeHtml(what)}</button></form></li>`;
+        ? html`<li>${what}: revoked ${token.revokedAt.slice(0, 10)}</li>`
+        : html`<li>${what} <form class="inline" method="post" action="/account/audits/${audit.id}/tokens/${token.kind}/${token.id}/revoke"><button class="secondary" type="submit">Revoke ${what}</button></form></li>`;
     })
-    .join('');
-  return `<ul class="tokens" aria-label="Badges and share links of ${escapeHtml(audit.brand)}">${items}</ul>`;
+  return html`<ul class="tokens" aria-label="Badges and share links of ${audit.brand}">${items}</ul>`;
 }
 
 /** Renders the /account page (and the invalid-link page) as a complete HTML document; every value is escaped. */
@@ -145,13 +144,13 @@ export function renderAccountPage(view: AccountPageView, site: LayoutContext = D
   const credits = `${view.credits} credit${view.credits === 1 ? '' : 's'}`;
   return layout(
     'Your account',
-    `<dl class="facts">
-<dt>Signed in as</dt><dd>${escapeHtml(view.email)}</dd>
-<dt>Credits</dt><dd>${escapeHtml(credits)} <span class="meta">(one re-runs a buyer-question map)</span></dd>
+    html`<dl class="facts">
+<dt>Signed in as</dt><dd>${view.email}</dd>
+<dt>Credits</dt><dd>${credits} <span class="meta">(one re-runs a buyer-question map)</span></dd>
 </dl>
 <form method="post" action="/auth/sign-out"><button class="secondary" type="submit">Sign out</button></form>
 <h2>Your audits</h2>
-${auditsHtml(view.audits)}${view.watches === undefined ? '' : `<h2>Your watches</h2>\n${watchesHtml(view.watches)}`}`,
+${trustedHtml(auditsHtml(view.audits))}${view.watches === undefined ? '' : html`<h2>Your watches</h2>\n${trustedHtml(watchesHtml(view.watches))}`}`.html,
     site,
     view.notice,
   );
