@@ -37,3 +37,8 @@ export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): Tru
   });
   return new TrustedHtml(out);
 }
+
+/** Markup pieces joined with a literal separator (a newline between table rows, say). */
+export function joinHtml(pieces: readonly TrustedHtml[], separator: string): TrustedHtml {
+  return new TrustedHtml(pieces.map((piece) => piece.html).join(separator));
+}

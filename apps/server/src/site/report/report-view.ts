@@ -1,9 +1,9 @@
 // The report as an HTML fragment (<section class="report">): the page layout (h1, <head>, stylesheet)
 // is someone else's. No scripts, no inline styles, no event handlers: a strict CSP applies. Every
-// value from the stored response is escaped (brands, competitors, model ids, answers and reasons come
-// from users, models and crawled sites).
+// value from the stored response is escaped by the `html` template (brands, competitors, model ids,
+// answers and reasons come from users, models and crawled sites); only the service's own markup (the
+// SVG charts it draws) is inserted as trustedHtml.
 
-import { escapeHtml } from '@visibility/core';
 import { renderScoreChart, renderShareOfVoiceChart, reportIdPrefix } from './charts.js';
 import {
   competitorDefinitions,
@@ -32,6 +32,7 @@ import {
   riskClass,
   riskLabel,
 } from './format.js';
+import { html, joinHtml, trustedHtml, type TrustedHtml } from '../html-text.js';
 import type { ReportCompetitor, ReportMap, ReportMapCell, ReportView } from './report-model.js';
 
 export interface ReportHtmlOptions {
@@ -49,48 +50,48 @@ export const RERUN_ACTION_LABEL = 'Measure the buyer questions again (1 credit)'
 /** The button's label on the map form. */
 export const MAP_ACTION_LABEL = 'Ask the buyer questions to every provider';
 
-const e = escapeHtml;
+const NONE = html``;
 
-function time(iso: string): string {
-  return `<time datetime="${e(iso)}">${e(formatDateTime(iso))}</time>`;
+function time(iso: string): TrustedHtml {
+  return html`<time datetime="${iso}">${formatDateTime(iso)}</time>`;
 }
 
 /** A table inside a horizontally scrolling, keyboard-focusable region labelled by its caption. */
-function tableWrap(captionId: string, table: string): string {
-  return `<div class="report-table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0">\n${table}\n</div>`;
+function tableWrap(captionId: string, table: TrustedHtml): TrustedHtml {
+  return html`<div class="report-table-wrap" role="region" aria-labelledby="${captionId}" tabindex="0">\n${table}\n</div>`;
 }
 
-function part(id: string, heading: string, body: string, extraClass = ''): string {
-  return `<section class="report-part${extraClass === '' ? '' : ` ${extraClass}`}" aria-labelledby="${id}">
-<h2 id="${id}">${e(heading)}</h2>
+function part(id: string, heading: string, body: TrustedHtml, extraClass = ''): TrustedHtml {
+  return html`<section class="report-part${extraClass === '' ? '' : ` ${extraClass}`}" aria-labelledby="${id}">
+<h2 id="${id}">${heading}</h2>
 ${body}
 </section>`;
 }
 
-function websiteHtml(website: string): string {
-  if (website === '') return '<span class="report-muted">not given</span>';
+function websiteHtml(website: string): TrustedHtml {
+  if (website === '') return html`<span class="report-muted">not given</span>`;
   let url: URL | null = null;
   try {
     url = new URL(website);
   } catch {
     url = null;
   }
-  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) return e(website);
-  return `<a href="${e(url.href)}" rel="nofollow noopener noreferrer ugc">${e(website)}</a>`;
+  if (url === null || (url.protocol !== 'https:' && url.protocol !== 'http:')) return html`${website}`;
+  return html`<a href="${url.href}" rel="nofollow noopener noreferrer ugc">${website}</a>`;
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-function headline(view: ReportView, id: string): string {
+function headline(view: ReportView, id: string): TrustedHtml {
   const { summary } = view;
-  const lines: string[] = [];
-  lines.push(`<h2 id="${id}">${e(view.brand === '' ? 'Brand' : view.brand)}: AI visibility snapshot</h2>`);
+  const lines: TrustedHtml[] = [];
+  lines.push(html`<h2 id="${id}">${view.brand === '' ? 'Brand' : view.brand}: AI visibility snapshot</h2>`);
 
   const category =
     view.categoryLocalized !== null && view.categoryLocalized !== view.category
-      ? `${e(view.category)} <span class="report-muted">(asked as “${e(view.categoryLocalized)}”${view.measurementLocale === null ? '' : `, ${e(view.measurementLocale)}`})</span>`
-      : e(view.category === '' ? 'not given' : view.category);
-  lines.push(`<dl class="report-facts">
+      ? html`${view.category} <span class="report-muted">(asked as “${view.categoryLocalized}”${view.measurementLocale === null ? '' : html`, ${view.measurementLocale}`})</span>`
+      : html`${view.category === '' ? 'not given' : view.category}`;
+  lines.push(html`<dl class="report-facts">
 <dt>Website</dt><dd>${websiteHtml(view.website)}</dd>
 <dt>Category</dt><dd>${category}</dd>
 <dt>Measured</dt><dd>${time(view.createdAt)}</dd>
@@ -98,143 +99,135 @@ function headline(view: ReportView, id: string): string {
 
   if (view.isDemo) {
     lines.push(
-      `<p class="report-banner report-banner-demo" role="note"><strong>${e(DEMO_BANNER_TEXT)}.</strong> ` +
-        'The answers below come from the built-in simulator (model ids starting with <code>demo-</code>), not from any real assistant.</p>',
+      html`<p class="report-banner report-banner-demo" role="note"><strong>${DEMO_BANNER_TEXT}.</strong> The answers below come from the built-in simulator (model ids starting with <code>demo-</code>), not from any real assistant.</p>`,
     );
   }
 
   if (!summary.measured) {
-    lines.push(`<div class="report-not-measured" role="status">
+    lines.push(html`<div class="report-not-measured" role="status">
 <p class="report-score-value"><span class="report-score-number">Not measured</span></p>
-<p>${e(notMeasuredText(summary))}</p>
-<p class="report-muted">This is not a score of 0: no provider answered, so nothing is known about whether assistants name ${e(view.brand === '' ? 'the brand' : view.brand)}. <a href="${NOT_MEASURED_HREF}">Why “not measured” is not “not mentioned”</a>.</p>
+<p>${notMeasuredText(summary)}</p>
+<p class="report-muted">This is not a score of 0: no provider answered, so nothing is known about whether assistants name ${view.brand === '' ? 'the brand' : view.brand}. <a href="${NOT_MEASURED_HREF}">Why “not measured” is not “not mentioned”</a>.</p>
 </div>`);
   } else {
     const score = summary.score;
     const interval =
       score !== null && summary.scoreInterval !== null
-        ? ` <span class="report-score-interval">(95% CI ${e(formatScore(summary.scoreInterval[0]))}–${e(formatScore(summary.scoreInterval[1]))})</span>`
-        : '';
+        ? html` <span class="report-score-interval">(95% CI ${formatScore(summary.scoreInterval[0])}–${formatScore(summary.scoreInterval[1])})</span>`
+        : NONE;
     const confidence = confidenceLabel(summary.confidence);
-    lines.push(`<div class="report-score">
-<p class="report-score-value"><span class="report-score-label">Visibility score</span> <span class="report-score-number">${score === null ? 'n/a' : e(formatScore(score))}</span><span class="report-score-max"> / 100</span>${interval}</p>
-<p class="report-badges"><span class="report-risk report-risk-${riskClass(summary.risk)}">${e(riskLabel(summary.risk))}</span>${confidence === null ? '' : ` <span class="report-confidence report-confidence-${priorityClass(summary.confidence ?? '')}">${e(confidence)}</span>`}</p>
-<p class="report-muted">${e(measurementSentence(view))}</p>
+    lines.push(html`<div class="report-score">
+<p class="report-score-value"><span class="report-score-label">Visibility score</span> <span class="report-score-number">${score === null ? 'n/a' : formatScore(score)}</span><span class="report-score-max"> / 100</span>${interval}</p>
+<p class="report-badges"><span class="report-risk report-risk-${riskClass(summary.risk)}">${riskLabel(summary.risk)}</span>${confidence === null ? '' : html` <span class="report-confidence report-confidence-${priorityClass(summary.confidence ?? '')}">${confidence}</span>`}</p>
+<p class="report-muted">${measurementSentence(view)}</p>
 </div>`);
   }
 
   if (summary.degraded) {
-    lines.push(
-      `<p class="report-banner report-banner-degraded" role="note">${e(degradedText(summary))} <a href="${DEGRADED_HREF}">How degraded snapshots work</a>.</p>`,
-    );
+    lines.push(html`<p class="report-banner report-banner-degraded" role="note">${degradedText(summary)} <a href="${DEGRADED_HREF}">How degraded snapshots work</a>.</p>`);
   }
-  return `<header class="report-header" aria-labelledby="${id}">\n${lines.join('\n')}\n</header>`;
+  return html`<header class="report-header" aria-labelledby="${id}">\n${joinHtml(lines, '\n')}\n</header>`;
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-function findingsPart(view: ReportView, prefix: string): string {
+function findingsPart(view: ReportView, prefix: string): TrustedHtml {
   const id = `${prefix}-findings`;
   if (view.findings.length === 0) {
-    return part(id, 'Findings by provider', '<p>No provider answered, so there are no findings.</p>');
+    return part(id, 'Findings by provider', html`<p>No provider answered, so there are no findings.</p>`);
   }
   const captionId = `${id}-caption`;
-  const rows = view.findings
-    .map((finding) => {
-      const answers =
-        finding.successfulSamples === null
-          ? 'n/a'
-          : `${finding.successfulSamples}${finding.samples === null ? '' : ` of ${finding.samples}`}${finding.failedSamples ? ` (${finding.failedSamples} failed)` : ''}`;
-      return `<tr>
-<th scope="row">${e(finding.provider)}</th>
-<td data-label="Model"><code>${e(modelLabel(finding.model, finding.demo || view.isDemo))}</code></td>
-<td class="report-number" data-label="Score (95% CI)">${e(formatScoreWithInterval(finding.score, finding.scoreInterval))}</td>
-<td class="report-number" data-label="Mention rate (95% CI)">${e(formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval))}</td>
-<td class="report-number" data-label="Average position">${e(formatPosition(finding.averagePosition))}</td>
-<td class="report-number" data-label="Share of voice">${finding.shareOfVoice === null ? 'n/a' : e(formatPercent(finding.shareOfVoice))}</td>
-<td class="report-number" data-label="Answers">${e(answers)}</td>
-<td data-label="Summary">${e(finding.summary)}</td>
+  const rows = view.findings.map((finding) => {
+    const answers =
+      finding.successfulSamples === null
+        ? 'n/a'
+        : `${finding.successfulSamples}${finding.samples === null ? '' : ` of ${finding.samples}`}${finding.failedSamples ? ` (${finding.failedSamples} failed)` : ''}`;
+    return html`<tr>
+<th scope="row">${finding.provider}</th>
+<td data-label="Model"><code>${modelLabel(finding.model, finding.demo || view.isDemo)}</code></td>
+<td class="report-number" data-label="Score (95% CI)">${formatScoreWithInterval(finding.score, finding.scoreInterval)}</td>
+<td class="report-number" data-label="Mention rate (95% CI)">${formatRateWithInterval(finding.mentionRate, finding.mentionRateInterval)}</td>
+<td class="report-number" data-label="Average position">${formatPosition(finding.averagePosition)}</td>
+<td class="report-number" data-label="Share of voice">${finding.shareOfVoice === null ? 'n/a' : formatPercent(finding.shareOfVoice)}</td>
+<td class="report-number" data-label="Answers">${answers}</td>
+<td data-label="Summary">${finding.summary}</td>
 </tr>`;
-    })
-    .join('\n');
-  const table = `<table class="report-table report-findings">
-<caption id="${captionId}">What each provider that answered said about ${e(view.brand === '' ? 'the brand' : view.brand)}</caption>
+  });
+  const table = html`<table class="report-table report-findings">
+<caption id="${captionId}">What each provider that answered said about ${view.brand === '' ? 'the brand' : view.brand}</caption>
 <thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Score (95% CI)</th><th scope="col">Mention rate (95% CI)</th><th scope="col">Average position</th><th scope="col">Share of voice</th><th scope="col">Answers</th><th scope="col">Summary</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>`;
   return part(id, 'Findings by provider', tableWrap(captionId, table));
 }
 
-function failedPart(view: ReportView, prefix: string): string {
-  if (view.failedProviders.length === 0) return '';
+function failedPart(view: ReportView, prefix: string): TrustedHtml {
+  if (view.failedProviders.length === 0) return NONE;
   const id = `${prefix}-failed`;
   const captionId = `${id}-caption`;
-  const rows = view.failedProviders
-    .map(
-      (failure) => `<tr class="report-row-not-measured">
-<th scope="row">${e(failure.provider)}</th>
-<td><code>${e(modelLabel(failure.model, failure.demo || view.isDemo))}</code></td>
+  const rows = view.failedProviders.map(
+    (failure) => html`<tr class="report-row-not-measured">
+<th scope="row">${failure.provider}</th>
+<td><code>${modelLabel(failure.model, failure.demo || view.isDemo)}</code></td>
 <td><span class="report-status-not-measured">not measured</span></td>
-<td>${e(failure.reason)}</td>
-<td class="report-number">${failure.failedSamples === null ? 'n/a' : e(String(failure.failedSamples))}</td>
+<td>${failure.reason}</td>
+<td class="report-number">${failure.failedSamples === null ? 'n/a' : String(failure.failedSamples)}</td>
 </tr>`,
-    )
-    .join('\n');
-  const table = `<table class="report-table report-failed">
+  );
+  const table = html`<table class="report-table report-failed">
 <caption id="${captionId}">Providers asked whose every call failed</caption>
 <thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Failed calls</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>`;
   return part(
     id,
     'Providers not measured',
-    `<p>These providers were asked but never answered. They are <strong>not measured</strong>, which is not the same as “not mentioned”: they have no score and do not count in the overall score.</p>\n${tableWrap(captionId, table)}`,
+    html`<p>These providers were asked but never answered. They are <strong>not measured</strong>, which is not the same as “not mentioned”: they have no score and do not count in the overall score.</p>\n${tableWrap(captionId, table)}`,
   );
 }
 
-function competitorsPart(view: ReportView, prefix: string): string {
+function competitorsPart(view: ReportView, prefix: string): TrustedHtml {
   const id = `${prefix}-competitors`;
+  // The chart is the service's own SVG (charts.ts escapes the names it draws).
   const chart = renderShareOfVoiceChart(view);
   const sections = competitorSections(view);
   const brand = view.brand === '' ? 'the brand' : view.brand;
-  const blocks: string[] = [`<p class="report-definitions">${e(competitorDefinitions(view.brand))}</p>`];
+  const blocks: TrustedHtml[] = [html`<p class="report-definitions">${competitorDefinitions(view.brand)}</p>`];
   if (view.summary.shareOfVoice !== null) {
-    blocks.push(`<p><strong>${e(brand)}’s share of voice: ${e(formatShare(view.summary.shareOfVoice))}</strong> of all brand mentions.</p>`);
+    blocks.push(html`<p><strong>${brand}’s share of voice: ${formatShare(view.summary.shareOfVoice)}</strong> of all brand mentions.</p>`);
   }
-  if (chart !== '') blocks.push(chart);
+  if (chart !== '') blocks.push(trustedHtml(chart));
   if (!view.summary.measured) {
-    blocks.push('<p>Not measured: no answers to count competitors in.</p>');
-    return part(id, 'Competitors and share of voice', blocks.join('\n'));
+    blocks.push(html`<p>Not measured: no answers to count competitors in.</p>`);
+    return part(id, 'Competitors and share of voice', joinHtml(blocks, '\n'));
   }
   const source = (competitor: ReportCompetitor): string => (competitor.watched ? 'watched' : 'found in the answers');
   if (sections.namedInstead.length === 0) {
-    blocks.push(`<p>${e(nobodyInsteadText(view))}</p>`);
+    blocks.push(html`<p>${nobodyInsteadText(view)}</p>`);
   } else {
     const captionId = `${id}-caption`;
-    const rows = sections.namedInstead
-      .map(
-        (competitor) => `<tr>
-<td class="report-number" data-label="Rank">${e(String(competitor.rank))}</td>
-<th scope="row">${e(competitor.name)}</th>
+    const rows = sections.namedInstead.map(
+      (competitor) => html`<tr>
+<td class="report-number" data-label="Rank">${String(competitor.rank)}</td>
+<th scope="row">${competitor.name}</th>
 <td class="report-number" data-label="Named instead">${competitor.namedInstead}</td>
 <td class="report-number" data-label="Answers naming it">${competitor.mentions}</td>
-<td class="report-number" data-label="Share of voice">${e(formatShare(competitor.shareOfVoice))}</td>
+<td class="report-number" data-label="Share of voice">${formatShare(competitor.shareOfVoice)}</td>
 <td data-label="Source">${source(competitor)}</td>
 </tr>`,
-      )
-      .join('\n');
+    );
     blocks.push(
       tableWrap(
         captionId,
-        `<table class="report-table report-competitors">
-<caption id="${captionId}">Competitors named instead of ${e(brand)}, across providers</caption>
-<thead><tr><th scope="col">Rank</th><th scope="col">Competitor</th><th scope="col">Named instead (answers without ${e(brand)})</th><th scope="col">Answers naming it</th><th scope="col">Share of voice</th><th scope="col">Source</th></tr></thead>
+        html`<table class="report-table report-competitors">
+<caption id="${captionId}">Competitors named instead of ${brand}, across providers</caption>
+<thead><tr><th scope="col">Rank</th><th scope="col">Competitor</th><th scope="col">Named instead (answers without ${brand})</th><th scope="col">Answers naming it</th><th scope="col">Share of voice</th><th scope="col">Source</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>`,
       ),
@@ -242,33 +235,31 @@ ${rows}
   }
   if (sections.alongside.length > 0) {
     const captionId = `${id}-alongside-caption`;
-    const rows = sections.alongside
-      .map(
-        (competitor) => `<tr>
-<th scope="row">${e(competitor.name)}</th>
+    const rows = sections.alongside.map(
+      (competitor) => html`<tr>
+<th scope="row">${competitor.name}</th>
 <td class="report-number" data-label="Answers naming it">${competitor.mentions}</td>
-<td class="report-number" data-label="Share of voice">${e(formatShare(competitor.shareOfVoice))}</td>
+<td class="report-number" data-label="Share of voice">${formatShare(competitor.shareOfVoice)}</td>
 <td data-label="Source">${source(competitor)}</td>
 </tr>`,
-      )
-      .join('\n');
+    );
     blocks.push(
       tableWrap(
         captionId,
-        `<table class="report-table report-competitors-alongside">
-<caption id="${captionId}">Competitors only named alongside ${e(brand)}</caption>
+        html`<table class="report-table report-competitors-alongside">
+<caption id="${captionId}">Competitors only named alongside ${brand}</caption>
 <thead><tr><th scope="col">Competitor</th><th scope="col">Answers naming it</th><th scope="col">Share of voice</th><th scope="col">Source</th></tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 </table>`,
       ),
     );
   }
   if (sections.watchedNeverNamed.length > 0) {
-    blocks.push(`<p>Watched, never named: ${e(sections.watchedNeverNamed.join(', '))}.</p>`);
+    blocks.push(html`<p>Watched, never named: ${sections.watchedNeverNamed.join(', ')}.</p>`);
   }
-  return part(id, 'Competitors and share of voice', blocks.join('\n'));
+  return part(id, 'Competitors and share of voice', joinHtml(blocks, '\n'));
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -279,63 +270,56 @@ function cellClass(cell: ReportMapCell | null): string {
   return cell.named ? 'report-cell report-cell-named' : 'report-cell report-cell-not-named';
 }
 
-function cellHtml(cell: ReportMapCell | null, requestedModel: string, provider: string): string {
-  const text = `<span class="report-cell-text">${e(mapCellText(cell))}</span>`;
+function cellHtml(cell: ReportMapCell | null, requestedModel: string, provider: string): TrustedHtml {
+  const text = html`<span class="report-cell-text">${mapCellText(cell)}</span>`;
   // On a phone the grid stacks: each cell then says which provider it is (data-label, shown by the CSS).
-  const label = ` data-label="${e(provider)}"`;
-  if (cell === null || cell.answer === null) return `<td class="${cellClass(cell)}"${label}>${text}</td>`;
-  const model = cell.model !== null && cell.model !== requestedModel ? `<p class="report-muted">Answered by <code>${e(cell.model)}</code></p>` : '';
-  return `<td class="${cellClass(cell)}"${label}>${text}
-<details class="report-answer"><summary>Answer</summary>${model}<p class="report-answer-text">${e(cell.answer)}</p></details></td>`;
+  const label = html` data-label="${provider}"`;
+  if (cell === null || cell.answer === null) return html`<td class="${cellClass(cell)}"${label}>${text}</td>`;
+  const model = cell.model !== null && cell.model !== requestedModel ? html`<p class="report-muted">Answered by <code>${cell.model}</code></p>` : NONE;
+  return html`<td class="${cellClass(cell)}"${label}>${text}
+<details class="report-answer"><summary>Answer</summary>${model}<p class="report-answer-text">${cell.answer}</p></details></td>`;
 }
 
-function gridHtml(view: ReportView, map: ReportMap, prefix: string): string {
+function gridHtml(view: ReportView, map: ReportMap, prefix: string): TrustedHtml {
   const captionId = `${prefix}-grid-caption`;
   // One label per model across the report: the id that answered (a dated snapshot, as in the findings),
   // not the id requested; the requested one only when no cell of the column answered.
   const columnModels = map.providers.map(({ model }, column) => map.rows.map((row) => row.cells[column]).find((cell) => cell?.ok === true && cell.model !== null)?.model ?? model);
-  const headers = map.providers
-    .map(({ provider }, column) => {
-      const model = columnModels[column] ?? '';
-      return `<th scope="col">${e(provider)}<br><code class="report-model">${e(modelLabel(model, map.demo || model.startsWith('demo-')))}</code></th>`;
-    })
-    .join('');
-  const rows = map.rows
-    .map((row) => {
-      const cells = row.cells.map((cell, column) => cellHtml(cell, columnModels[column] ?? '', map.providers[column]?.provider ?? '')).join('\n');
-      return `<tr class="${row.won ? 'report-row-won' : 'report-row-lost'}">
-<th scope="row">${e(row.question)}</th>
-${cells}
+  const headers = map.providers.map(({ provider }, column) => {
+    const model = columnModels[column] ?? '';
+    return html`<th scope="col">${provider}<br><code class="report-model">${modelLabel(model, map.demo || model.startsWith('demo-'))}</code></th>`;
+  });
+  const rows = map.rows.map((row) => {
+    const cells = row.cells.map((cell, column) => cellHtml(cell, columnModels[column] ?? '', map.providers[column]?.provider ?? ''));
+    return html`<tr class="${row.won ? 'report-row-won' : 'report-row-lost'}">
+<th scope="row">${row.question}</th>
+${joinHtml(cells, '\n')}
 </tr>`;
-    })
-    .join('\n');
-  const footCells = map.providers
-    .map(({ provider }) => {
-      return `<td data-label="${e(provider)}">${e(mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider)))}</td>`;
-    })
-    .join('');
-  const table = `<table class="report-table report-grid">
-<caption id="${captionId}">Buyer questions (rows) by provider (columns): was ${e(view.brand === '' ? 'the brand' : view.brand)} named?</caption>
+  });
+  const footCells = map.providers.map(
+    ({ provider }) => html`<td data-label="${provider}">${mapProviderSummaryText(map.providerSummaries.find((item) => item.provider === provider))}</td>`,
+  );
+  const table = html`<table class="report-table report-grid">
+<caption id="${captionId}">Buyer questions (rows) by provider (columns): was ${view.brand === '' ? 'the brand' : view.brand} named?</caption>
 <thead><tr><th scope="col">Buyer question</th>${headers}</tr></thead>
 <tbody>
-${rows}
+${joinHtml(rows, '\n')}
 </tbody>
 <tfoot><tr><th scope="row">Per provider</th>${footCells}</tr></tfoot>
 </table>`;
 
-  const blocks: string[] = [];
-  if (map.demo && !view.isDemo) blocks.push(`<p class="report-banner report-banner-demo" role="note"><strong>${e(DEMO_BANNER_TEXT)}.</strong></p>`);
+  const blocks: TrustedHtml[] = [];
+  if (map.demo && !view.isDemo) blocks.push(html`<p class="report-banner report-banner-demo" role="note"><strong>${DEMO_BANNER_TEXT}.</strong></p>`);
   blocks.push(
-    `<p class="report-map-summary"><strong>${e(view.brand === '' ? 'The brand' : view.brand)} ${e(questionsWonText(map.questionsWon, map.questions))}</strong>: named by at least one provider. ` +
-      `${map.answeredCells} answers${map.failedCells > 0 ? `, ${map.failedCells} failed calls` : ''}; each question asked once to each provider${
-        map.measuredAt === null ? '' : `, measured ${time(map.measuredAt)}`
-      }.</p>`,
+    html`<p class="report-map-summary"><strong>${view.brand === '' ? 'The brand' : view.brand} ${questionsWonText(map.questionsWon, map.questions)}</strong>: named by at least one provider. ${map.answeredCells} answers${
+      map.failedCells > 0 ? `, ${map.failedCells} failed calls` : ''
+    }; each question asked once to each provider${map.measuredAt === null ? '' : html`, measured ${time(map.measuredAt)}`}.</p>`,
   );
   if (view.remeasuring !== null) {
-    blocks.push(`<p class="report-muted" role="status">${e(progressText('Re-measuring', view.remeasuring.completed, view.remeasuring.total))} The grid below is the previous measurement.</p>`);
+    blocks.push(html`<p class="report-muted" role="status">${progressText('Re-measuring', view.remeasuring.completed, view.remeasuring.total)} The grid below is the previous measurement.</p>`);
   }
   blocks.push(tableWrap(captionId, table));
-  return blocks.join('\n');
+  return joinHtml(blocks, '\n');
 }
 
 function progressText(what: string, completed: number | null, total: number | null): string {
@@ -343,109 +327,109 @@ function progressText(what: string, completed: number | null, total: number | nu
   return `${what}…`;
 }
 
-function questionList(questions: string[]): string {
-  if (questions.length === 0) return '';
-  return `<ol class="report-questions">\n${questions.map((question) => `<li>${e(question)}</li>`).join('\n')}\n</ol>`;
+function questionList(questions: string[]): TrustedHtml {
+  if (questions.length === 0) return NONE;
+  return html`<ol class="report-questions">\n${joinHtml(
+    questions.map((question) => html`<li>${question}</li>`),
+    '\n',
+  )}\n</ol>`;
 }
 
 /** The map's earlier generations: each measurement stays visible, newest first, after the current grid. */
-function historyHtml(view: ReportView, options: ReportHtmlOptions): string {
+function historyHtml(view: ReportView, options: ReportHtmlOptions): TrustedHtml {
   const earlier = (options.mapHistory ?? []).filter((entry) => entry.generation !== view.map?.generation);
-  if (earlier.length === 0) return '';
-  const items = earlier
-    .map((entry) => `<li>Measurement ${entry.generation}, ${e(time(entry.completedAt))}: ${e(questionsWonText(entry.questionsWon, entry.questions))}</li>`)
-    .join('');
-  return `\n<h3>Earlier measurements</h3>\n<ul class="report-map-history">${items}</ul>`;
+  if (earlier.length === 0) return NONE;
+  // The <time> element goes in as text (escaped), as it always has: showing it as markup is a visible
+  // change, left for its own commit (docs/architecture.md).
+  const items = earlier.map((entry) => html`<li>Measurement ${entry.generation}, ${time(entry.completedAt).html}: ${questionsWonText(entry.questionsWon, entry.questions)}</li>`);
+  return html`\n<h3>Earlier measurements</h3>\n<ul class="report-map-history">${items}</ul>`;
 }
 
 /** The owner's button to measure the map again (one credit), or why it is not offered. */
-function rerunHtml(view: ReportView, options: ReportHtmlOptions): string {
-  if (view.remeasuring !== null) return '';
+function rerunHtml(view: ReportView, options: ReportHtmlOptions): TrustedHtml {
+  if (view.remeasuring !== null) return NONE;
   const action = options.rerunAction;
-  if (action === undefined) return '';
-  if (action.credits < 1) return `\n<p class="report-muted">Measuring again costs one credit; this account has none left.</p>`;
-  return `\n<form class="report-map-form" method="post" action="${e(action.formAction)}"><input type="hidden" name="rerun" value="true"><button type="submit">${e(RERUN_ACTION_LABEL)}</button> <span class="report-muted">${e(`${action.credits} credit${action.credits === 1 ? '' : 's'} left`)}</span></form>`;
+  if (action === undefined) return NONE;
+  if (action.credits < 1) return html`\n<p class="report-muted">Measuring again costs one credit; this account has none left.</p>`;
+  return html`\n<form class="report-map-form" method="post" action="${action.formAction}"><input type="hidden" name="rerun" value="true"><button type="submit">${RERUN_ACTION_LABEL}</button> <span class="report-muted">${`${action.credits} credit${action.credits === 1 ? '' : 's'} left`}</span></form>`;
 }
 
-function mapPart(view: ReportView, prefix: string, options: ReportHtmlOptions): string {
+function mapPart(view: ReportView, prefix: string, options: ReportHtmlOptions): TrustedHtml {
   const id = `${prefix}-map`;
   const heading = 'Buyer questions by provider';
-  if (view.map !== null) return part(id, heading, `${gridHtml(view, view.map, prefix)}${historyHtml(view, options)}${rerunHtml(view, options)}`);
+  if (view.map !== null) return part(id, heading, html`${gridHtml(view, view.map, prefix)}${historyHtml(view, options)}${rerunHtml(view, options)}`);
   const state = view.mapState;
   if (state.kind === 'running') {
     const progress =
       state.completed !== null && state.total !== null && state.total > 0
-        ? `\n<progress class="report-progress" max="${state.total}" value="${Math.min(state.completed, state.total)}">${e(`${state.completed} of ${state.total}`)}</progress>`
-        : '';
+        ? html`\n<progress class="report-progress" max="${state.total}" value="${Math.min(state.completed, state.total)}">${`${state.completed} of ${state.total}`}</progress>`
+        : NONE;
     return part(
       id,
       heading,
-      `<p role="status">${e(progressText('The buyer questions are being asked to every provider', state.completed, state.total))} Reload this page in a minute to see the grid.</p>${progress}\n${questionList(view.buyerQuestions)}`,
+      html`<p role="status">${progressText('The buyer questions are being asked to every provider', state.completed, state.total)} Reload this page in a minute to see the grid.</p>${progress}\n${questionList(view.buyerQuestions)}`,
     );
   }
   if (state.kind === 'no_fanout') {
-    return part(id, heading, `<p>No buyer questions were generated for this audit${state.reason === null ? '.' : `: ${e(state.reason)}`}</p>`);
+    return part(id, heading, html`<p>No buyer questions were generated for this audit${state.reason === null ? '.' : html`: ${state.reason}`}</p>`);
   }
   const form =
     options.mapAction === undefined
-      ? ''
-      : `\n<form class="report-map-form" method="post" action="${e(options.mapAction.formAction)}"><button type="submit">${e(MAP_ACTION_LABEL)}</button></form>`;
+      ? NONE
+      : html`\n<form class="report-map-form" method="post" action="${options.mapAction.formAction}"><button type="submit">${MAP_ACTION_LABEL}</button></form>`;
   return part(
     id,
     heading,
-    `<p>These buyer questions were generated for ${e(view.brand === '' ? 'the brand' : view.brand)}. The grid of what every provider answers to each of them has not been measured yet.</p>\n${questionList(view.buyerQuestions)}${form}`,
+    html`<p>These buyer questions were generated for ${view.brand === '' ? 'the brand' : view.brand}. The grid of what every provider answers to each of them has not been measured yet.</p>\n${questionList(view.buyerQuestions)}${form}`,
   );
 }
 
 // ---------------------------------------------------------------------------------------------------
 
-function nextStepsPart(view: ReportView, prefix: string): string {
+function nextStepsPart(view: ReportView, prefix: string): TrustedHtml {
   const id = `${prefix}-steps`;
-  if (view.nextSteps.length === 0) return part(id, 'Next steps', '<p>No next steps were derived for this snapshot.</p>');
-  const items = view.nextSteps
-    .map(
-      (step) => `<li class="report-step report-step-${priorityClass(step.priority)}">
-<h3>${e(step.title)}</h3>
-<p class="report-priority">${e(priorityLabel(step.priority))}</p>
-${step.why === '' ? '' : `<p><strong>Why:</strong> ${e(step.why)}</p>`}
-${step.how === '' ? '' : `<p><strong>How:</strong> ${e(step.how)}</p>`}
+  if (view.nextSteps.length === 0) return part(id, 'Next steps', html`<p>No next steps were derived for this snapshot.</p>`);
+  const items = view.nextSteps.map(
+    (step) => html`<li class="report-step report-step-${priorityClass(step.priority)}">
+<h3>${step.title}</h3>
+<p class="report-priority">${priorityLabel(step.priority)}</p>
+${step.why === '' ? '' : html`<p><strong>Why:</strong> ${step.why}</p>`}
+${step.how === '' ? '' : html`<p><strong>How:</strong> ${step.how}</p>`}
 </li>`,
-    )
-    .join('\n');
-  return part(id, 'Next steps', `<ol class="report-steps">\n${items}\n</ol>`);
+  );
+  return part(id, 'Next steps', html`<ol class="report-steps">\n${joinHtml(items, '\n')}\n</ol>`);
 }
 
-function benchmarkPart(view: ReportView, prefix: string): string {
+function benchmarkPart(view: ReportView, prefix: string): TrustedHtml {
   const id = `${prefix}-benchmark`;
-  const category = view.category === '' ? 'this category' : `“${e(view.category)}”`;
+  const category = view.category === '' ? html`this category` : html`“${view.category}”`;
   const benchmark = view.benchmark;
-  if (benchmark === null) return part(id, 'Category benchmark', `<p>No other audits in ${category} to compare with yet.</p>`);
+  if (benchmark === null) return part(id, 'Category benchmark', html`<p>No other audits in ${category} to compare with yet.</p>`);
   const own =
-    view.summary.measured && view.summary.score !== null
-      ? ` ${e(view.brand === '' ? 'This brand' : view.brand)} scores ${e(formatScore(view.summary.score))}.`
-      : '';
+    view.summary.measured && view.summary.score !== null ? html` ${view.brand === '' ? 'This brand' : view.brand} scores ${formatScore(view.summary.score)}.` : NONE;
   return part(
     id,
     'Category benchmark',
-    `<p>Across ${benchmark.audits} other audit${benchmark.audits === 1 ? '' : 's'} in ${category}, the average score is ${e(String(benchmark.averageScore))} and the median ${e(String(benchmark.medianScore))} (this brand excluded).${own}</p>`,
+    html`<p>Across ${benchmark.audits} other audit${benchmark.audits === 1 ? '' : 's'} in ${category}, the average score is ${String(benchmark.averageScore)} and the median ${String(benchmark.medianScore)} (this brand excluded).${own}</p>`,
   );
 }
 
-/** Renders the report as an HTML fragment: one <section class="report">; every value escaped. */
+/** Renders the report as an HTML fragment: one <section class="report">; every value escaped by the `html` template. */
 export function renderReportHtml(view: ReportView, options: ReportHtmlOptions = {}): string {
   const prefix = reportIdPrefix(view);
   const headingId = `${prefix}-heading`;
+  // The score chart is the service's own SVG (charts.ts escapes the names it draws).
   const scoreChart = renderScoreChart(view);
   const parts = [
     headline(view, headingId),
-    scoreChart === '' ? '' : part(`${prefix}-scores`, 'Score by provider', scoreChart),
+    scoreChart === '' ? NONE : part(`${prefix}-scores`, 'Score by provider', trustedHtml(scoreChart)),
     findingsPart(view, prefix),
     failedPart(view, prefix),
     competitorsPart(view, prefix),
     mapPart(view, prefix, options),
     nextStepsPart(view, prefix),
     benchmarkPart(view, prefix),
-    `<footer class="report-footer"><p>Measured ${time(view.createdAt)}${view.mode === null ? '' : ` with the ${e(view.mode)} lineup`}. Audit <code>${e(view.auditId)}</code>. <a href="/methodology">How this is measured</a>.</p></footer>`,
-  ].filter((html) => html !== '');
-  return `<section class="report${view.isDemo ? ' report-demo' : ''}" aria-labelledby="${headingId}">\n${parts.join('\n')}\n</section>\n`;
+    html`<footer class="report-footer"><p>Measured ${time(view.createdAt)}${view.mode === null ? '' : ` with the ${view.mode} lineup`}. Audit <code>${view.auditId}</code>. <a href="/methodology">How this is measured</a>.</p></footer>`,
+  ].filter((piece) => piece.html !== '');
+  return html`<section class="report${view.isDemo ? ' report-demo' : ''}" aria-labelledby="${headingId}">\n${joinHtml(parts, '\n')}\n</section>\n`.html;
 }
