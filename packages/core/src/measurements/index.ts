@@ -1,9 +1,9 @@
 // Public surface of the quick measurements (runRepeatedBuyerQuestion, checkBrandRecognition).
 
-export { runRepeatedBuyerQuestion, REPEAT_RUNS } from './repeat.js';
-export type { RepeatOptions, RepeatQuestion } from './repeat.js';
-export { checkBrandRecognition, checkQuestions, chooseCheckProvider, CHECK_PROVIDER_ORDER } from './check.js';
-export type { CheckBrand, CheckQuestions } from './check.js';
+export { runRepeatedBuyerQuestion, REPEAT_RUNS } from '../operations/run-repeated-buyer-question.js';
+export type { RepeatOptions, RepeatQuestion } from '../operations/run-repeated-buyer-question.js';
+export { checkBrandRecognition, checkQuestions, chooseCheckProvider, CHECK_PROVIDER_ORDER } from '../operations/check-brand-recognition.js';
+export type { CheckBrand, CheckQuestions } from '../operations/check-brand-recognition.js';
 export { checkVerdict, computeCheckScore, listPoints, CHECK_SCORE_POINTS, VERDICT_THRESHOLDS } from './check-score.js';
 export type { CheckScoreInput, CheckVerdict } from './check-score.js';
 export {

@@ -10,11 +10,11 @@ import { createBrandMatcher, extractBrands } from '../extraction/index.js';
 import { createProviderLineup, type LineupOptions, type ProviderSettings } from '../providers/index.js';
 import type { Provider, ProviderId } from '../providers/types.js';
 import { openStore, type Store } from '../store/store.js';
-import { checkBrandRecognition } from './check.js';
+import { checkBrandRecognition } from '../operations/check-brand-recognition.js';
 import { MeasurementError } from './errors.js';
 import { promptMentionsBrand } from './prompts.js';
 import { computeRepeatMetrics } from './repeat-metrics.js';
-import { runRepeatedBuyerQuestion } from './repeat.js';
+import { runRepeatedBuyerQuestion } from '../operations/run-repeated-buyer-question.js';
 
 const QUESTION = 'What is the best CRM software for a small marketing agency?';
 const DEMO_MODELS: Record<ProviderId, string> = {

@@ -1,6 +1,6 @@
 import { classifyPrompt } from '@visibility/simulator';
 import { describe, expect, it } from 'vitest';
-import { checkQuestions } from './check.js';
+import { checkQuestions } from '../operations/check-brand-recognition.js';
 import { blindListCategoryPhrase, CHECK_PROMPTS, promptMentionsBrand } from './prompts.js';
 
 describe('the check prompts', () => {

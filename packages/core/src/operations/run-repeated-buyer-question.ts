@@ -11,10 +11,10 @@ import {
   budgetError,
   describeProviderFailure,
   wholeSecondsAtLeastOne,
-} from './errors.js';
-import { normalizeWhitespace } from './prompts.js';
-import { computeRepeatMetrics, type RepeatRun } from './repeat-metrics.js';
-import { assertBudgetLeft, type MeasurementDependencies, type MeasurementOptions } from './types.js';
+} from '../measurements/errors.js';
+import { normalizeWhitespace } from '../measurements/prompts.js';
+import { computeRepeatMetrics, type RepeatRun } from '../measurements/repeat-metrics.js';
+import { assertBudgetLeft, type MeasurementDependencies, type MeasurementOptions } from '../measurements/types.js';
 
 /** Runs per repeat request, as the spec fixes it. */
 export const REPEAT_RUNS = 5;

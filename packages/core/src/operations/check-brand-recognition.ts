@@ -5,17 +5,17 @@ import type { CheckResponse } from '../api/schemas.js';
 import { nextMonthStart } from '../budget/index.js';
 import { createBrandMatcher, positionInList } from '../extraction/index.js';
 import { ProviderFailure, type Answer, type Provider, type ProviderId } from '../providers/types.js';
-import { checkVerdict, computeCheckScore } from './check-score.js';
+import { checkVerdict, computeCheckScore } from '../measurements/check-score.js';
 import {
   DEFAULT_OVERLOADED_RETRY_AFTER_SECONDS,
   DEFAULT_PAUSED_RETRY_AFTER_SECONDS,
   MeasurementError,
   budgetError,
   wholeSecondsAtLeastOne,
-} from './errors.js';
-import { parseBlindList, parseRecognitionAnswer, parseRecommendationAnswer } from './parse-answers.js';
-import { CHECK_PROMPTS, blindListCategoryPhrase, normalizeWhitespace, promptMentionsBrand } from './prompts.js';
-import { assertBudgetLeft, type MeasurementDependencies, type MeasurementOptions } from './types.js';
+} from '../measurements/errors.js';
+import { parseBlindList, parseRecognitionAnswer, parseRecommendationAnswer } from '../measurements/parse-answers.js';
+import { CHECK_PROMPTS, blindListCategoryPhrase, normalizeWhitespace, promptMentionsBrand } from '../measurements/prompts.js';
+import { assertBudgetLeft, type MeasurementDependencies, type MeasurementOptions } from '../measurements/types.js';
 
 /**
  * Which provider answers the check: the first enabled in this order. OpenAI first because it is the most

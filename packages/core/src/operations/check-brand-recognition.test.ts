@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CheckResponseSchema } from '../api/schemas.js';
 import { fakeAnswer, fakeFailure, FakeProvider } from '../providers/test-support/fake-provider.js';
 import type { Answer, AskRequest, Provider, ProviderFailureKind, ProviderId } from '../providers/types.js';
-import { checkBrandRecognition, chooseCheckProvider } from './check.js';
-import { MeasurementError } from './errors.js';
-import { promptMentionsBrand } from './prompts.js';
+import { checkBrandRecognition, chooseCheckProvider } from './check-brand-recognition.js';
+import { MeasurementError } from '../measurements/errors.js';
+import { promptMentionsBrand } from '../measurements/prompts.js';
 
 function lineupOf(...providers: Provider[]): ReadonlyMap<ProviderId, Provider> {
   return new Map(providers.map((provider) => [provider.id, provider]));

@@ -3,9 +3,9 @@ import { RepeatResponseSchema } from '../api/schemas.js';
 import { deferred, fakeAnswer, fakeFailure, FakeProvider } from '../providers/test-support/fake-provider.js';
 import type { Answer, Provider, ProviderId } from '../providers/types.js';
 import type { BrandExtractor } from '../extraction/second-opinion.js';
-import { MeasurementError } from './errors.js';
-import { runRepeatedBuyerQuestion } from './repeat.js';
-import type { MeasurementDependencies, MeasurementProgress } from './types.js';
+import { MeasurementError } from '../measurements/errors.js';
+import { runRepeatedBuyerQuestion } from './run-repeated-buyer-question.js';
+import type { MeasurementDependencies, MeasurementProgress } from '../measurements/types.js';
 
 const QUESTION = 'What is the best CRM for a small agency?';
 
