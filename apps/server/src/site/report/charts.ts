@@ -1,10 +1,11 @@
 // Server-rendered inline SVG charts of a report: no scripts, no inline styles (colours come from CSS
 // classes over the site's custom properties, with presentation-attribute fallbacks), text in
 // currentColor. Each chart is a <figure> with an accessible SVG (role="img", <title>, <desc>) followed
-// by a visually hidden <table> carrying the same numbers. Every piece of text is escaped: brands,
-// competitors, model ids and reasons come from users, models and crawled sites.
+// by a visually hidden <table> carrying the same numbers. Every piece of text is escaped by the `html`
+// template (SVG is XML: the same five characters): brands, competitors, model ids and reasons come from
+// users, models and crawled sites.
 
-import { escapeHtml } from '@visibility/core';
+import { html, type TrustedHtml } from '../html-text.js';
 import {
   DEMO_BANNER_TEXT,
   formatPercent,
@@ -31,10 +32,10 @@ export function reportIdPrefix(view: Pick<ReportView, 'auditId'>): string {
   return `report-${safe === '' ? 'x' : safe}`;
 }
 
-/** Escaped, single-line, optionally truncated text for SVG <text> content. */
+/** Single-line, optionally truncated text for SVG <text> content (escaped where it is inserted). */
 function svgText(text: string, max?: number): string {
   const line = oneLine(text);
-  return escapeHtml(max === undefined ? line : truncate(line, max));
+  return max === undefined ? line : truncate(line, max);
 }
 
 function round1(value: number): string {
@@ -50,31 +51,27 @@ function scaleX(value: number): number {
   return BAR_X + (clamp(value) / 100) * BAR_WIDTH;
 }
 
-function axis(top: number, bottom: number, tickSuffix: string): string {
+function axis(top: number, bottom: number, tickSuffix: string): TrustedHtml {
   const lines = TICKS.map((tick) => {
     const x = round1(scaleX(tick));
-    return `<line class="report-chart-grid" x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" stroke="currentColor" stroke-opacity="0.25"/>`;
+    return html`<line class="report-chart-grid" x1="${x}" y1="${top}" x2="${x}" y2="${bottom}" stroke="currentColor" stroke-opacity="0.25"/>`;
   });
   const labels = TICKS.map(
     (tick) =>
-      `<text class="report-chart-tick" x="${round1(scaleX(tick))}" y="${bottom + 18}" text-anchor="middle" font-size="12" fill="currentColor">${tick}${tickSuffix}</text>`,
+      html`<text class="report-chart-tick" x="${round1(scaleX(tick))}" y="${bottom + 18}" text-anchor="middle" font-size="12" fill="currentColor">${tick}${tickSuffix}</text>`,
   );
-  return `<g aria-hidden="true">${lines.join('')}${labels.join('')}</g>`;
+  return html`<g aria-hidden="true">${lines}${labels}</g>`;
 }
 
-function svgOpen(idPrefix: string, height: number, title: string, desc: string, extraClass: string): string {
-  return (
-    `<svg class="report-chart-svg ${extraClass}" xmlns="http://www.w3.org/2000/svg" role="img" ` +
-    `aria-labelledby="${idPrefix}-title ${idPrefix}-desc" viewBox="0 0 ${WIDTH} ${height}" width="100%" ` +
-    `preserveAspectRatio="xMinYMin meet" focusable="false">` +
-    `<title id="${idPrefix}-title">${escapeHtml(title)}</title>` +
-    `<desc id="${idPrefix}-desc">${escapeHtml(desc)}</desc>`
-  );
+function svgOpen(idPrefix: string, height: number, title: string, desc: string, extraClass: string): TrustedHtml {
+  return html`<svg class="report-chart-svg ${extraClass}" xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby="${idPrefix}-title ${idPrefix}-desc" viewBox="0 0 ${WIDTH} ${height}" width="100%" preserveAspectRatio="xMinYMin meet" focusable="false"><title id="${idPrefix}-title">${title}</title><desc id="${idPrefix}-desc">${desc}</desc>`;
 }
 
-function demoLine(y: number): string {
-  return `<text class="report-chart-demo" x="0" y="${y}" font-size="13" font-weight="600" fill="currentColor">${escapeHtml(DEMO_BANNER_TEXT)}</text>`;
+function demoLine(y: number): TrustedHtml {
+  return html`<text class="report-chart-demo" x="0" y="${y}" font-size="13" font-weight="600" fill="currentColor">${DEMO_BANNER_TEXT}</text>`;
 }
+
+const NONE = html``;
 
 // ---------------------------------------------------------------------------------------------------
 // (a) Score by provider
@@ -150,52 +147,28 @@ export function renderScoreChart(view: ReportView): string {
   const body = rows.map((row, index) => {
     const y = top + index * rowHeight;
     const labelClass = row.kind === 'overall' ? 'report-chart-label report-chart-label-overall' : 'report-chart-label';
-    const labels =
-      `<text class="${labelClass}" x="0" y="${y + 19}" font-size="14" font-weight="600" fill="currentColor">${svgText(row.label, 26)}</text>` +
-      `<text class="report-chart-sublabel" x="0" y="${y + 37}" font-size="12" fill="currentColor">${svgText(row.sublabel, 30)}</text>`;
+    const labels = html`<text class="${labelClass}" x="0" y="${y + 19}" font-size="14" font-weight="600" fill="currentColor">${svgText(row.label, 26)}</text><text class="report-chart-sublabel" x="0" y="${y + 37}" font-size="12" fill="currentColor">${svgText(row.sublabel, 30)}</text>`;
     if (row.score === null) {
-      return (
-        `<g class="report-chart-row report-chart-row-missing">${labels}` +
-        `<rect class="report-bar-missing" x="${BAR_X}" y="${y + 8}" width="${BAR_WIDTH}" height="14" fill="url(#${hatchId})" stroke="currentColor" stroke-opacity="0.6" stroke-dasharray="4 3"/>` +
-        `<text class="report-chart-reason" x="${BAR_X}" y="${y + 40}" font-size="12" fill="currentColor">${svgText(`Not measured: ${row.reason ?? 'no answer'}`, 64)}</text>` +
-        `<text class="report-chart-value" x="${VALUE_X}" y="${y + 26}" font-size="13" fill="currentColor">n/a</text></g>`
-      );
+      return html`<g class="report-chart-row report-chart-row-missing">${labels}<rect class="report-bar-missing" x="${BAR_X}" y="${y + 8}" width="${BAR_WIDTH}" height="14" fill="url(#${hatchId})" stroke="currentColor" stroke-opacity="0.6" stroke-dasharray="4 3"/><text class="report-chart-reason" x="${BAR_X}" y="${y + 40}" font-size="12" fill="currentColor">${svgText(`Not measured: ${row.reason ?? 'no answer'}`, 64)}</text><text class="report-chart-value" x="${VALUE_X}" y="${y + 26}" font-size="13" fill="currentColor">n/a</text></g>`;
     }
     const barClass = row.kind === 'overall' ? 'report-bar report-bar-overall' : 'report-bar';
     const width = round1(scaleX(row.score) - BAR_X);
-    let whisker = '';
+    let whisker = NONE;
     let value = formatScore(row.score);
     if (row.interval !== null) {
       const [low, high] = row.interval;
       const x1 = round1(scaleX(low));
       const x2 = round1(scaleX(high));
       const mid = y + 21;
-      whisker =
-        `<g class="report-whisker" stroke="currentColor" stroke-width="2">` +
-        `<line x1="${x1}" y1="${mid}" x2="${x2}" y2="${mid}"/>` +
-        `<line x1="${x1}" y1="${mid - 7}" x2="${x1}" y2="${mid + 7}"/>` +
-        `<line x1="${x2}" y1="${mid - 7}" x2="${x2}" y2="${mid + 7}"/></g>`;
+      whisker = html`<g class="report-whisker" stroke="currentColor" stroke-width="2"><line x1="${x1}" y1="${mid}" x2="${x2}" y2="${mid}"/><line x1="${x1}" y1="${mid - 7}" x2="${x1}" y2="${mid + 7}"/><line x1="${x2}" y1="${mid - 7}" x2="${x2}" y2="${mid + 7}"/></g>`;
       value = `${formatScore(row.score)} (${formatScore(low)}–${formatScore(high)})`;
     }
-    return (
-      `<g class="report-chart-row">${labels}` +
-      `<rect class="${barClass}" x="${BAR_X}" y="${y + 10}" width="${width}" height="22" fill="currentColor" fill-opacity="0.35"/>` +
-      whisker +
-      `<text class="report-chart-value" x="${VALUE_X}" y="${y + 26}" font-size="13" fill="currentColor">${escapeHtml(value)}</text></g>`
-    );
+    return html`<g class="report-chart-row">${labels}<rect class="${barClass}" x="${BAR_X}" y="${y + 10}" width="${width}" height="22" fill="currentColor" fill-opacity="0.35"/>${whisker}<text class="report-chart-value" x="${VALUE_X}" y="${y + 26}" font-size="13" fill="currentColor">${value}</text></g>`;
   });
 
-  const defs =
-    `<defs><pattern id="${hatchId}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
-    `<line class="report-hatch-line" x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-opacity="0.45" stroke-width="2"/></pattern></defs>`;
+  const defs = html`<defs><pattern id="${hatchId}" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line class="report-hatch-line" x1="0" y1="0" x2="0" y2="6" stroke="currentColor" stroke-opacity="0.45" stroke-width="2"/></pattern></defs>`;
 
-  const svg =
-    svgOpen(idPrefix, height, title, scoreChartDescription(view, rows), 'report-chart-score') +
-    defs +
-    (view.isDemo ? demoLine(16) : '') +
-    axis(top, bottom, '') +
-    body.join('') +
-    '</svg>';
+  const svg = html`${svgOpen(idPrefix, height, title, scoreChartDescription(view, rows), 'report-chart-score')}${defs}${view.isDemo ? demoLine(16) : NONE}${axis(top, bottom, '')}${body}</svg>`;
 
   const tableRows = rows
     .map((row) => {
@@ -203,26 +176,19 @@ export function renderScoreChart(view: ReportView): string {
       const score = row.score === null ? 'not measured' : formatScore(row.score);
       const ci = row.interval === null ? '' : `${formatScore(row.interval[0])}–${formatScore(row.interval[1])}`;
       const status = row.score === null ? `not measured: ${row.reason ?? 'no answer'}` : 'measured';
-      return `<tr><th scope="row">${escapeHtml(who)}</th><td>${escapeHtml(row.sublabel)}</td><td>${escapeHtml(score)}</td><td>${escapeHtml(ci)}</td><td>${escapeHtml(status)}</td></tr>`;
-    })
-    .join('');
-  const table =
-    `<table class="report-sr-only"><caption>${escapeHtml(title)}: data</caption>` +
-    '<thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Score</th><th scope="col">95% interval</th><th scope="col">Status</th></tr></thead>' +
-    `<tbody>${tableRows}</tbody></table>`;
+      return html`<tr><th scope="row">${who}</th><td>${row.sublabel}</td><td>${score}</td><td>${ci}</td><td>${status}</td></tr>`;
+    });
+  const table = html`<table class="report-sr-only"><caption>${title}: data</caption><thead><tr><th scope="col">Provider</th><th scope="col">Model</th><th scope="col">Score</th><th scope="col">95% interval</th><th scope="col">Status</th></tr></thead><tbody>${tableRows}</tbody></table>`;
 
-  return chartFigure(idPrefix, svg, table);
+  return chartFigure(idPrefix, svg, table).html;
 }
 
 /**
  * The chart in a figure: the SVG in a keyboard-focusable region that scrolls sideways when the screen
  * is too narrow for its text (the CSS gives the SVG a minimum width), then the data table.
  */
-function chartFigure(idPrefix: string, svg: string, table: string): string {
-  return (
-    `<figure class="report-chart"><div class="report-chart-scroll" role="region" aria-labelledby="${idPrefix}-title" tabindex="0">${svg}</div>` +
-    `${table}</figure>`
-  );
+function chartFigure(idPrefix: string, svg: TrustedHtml, table: TrustedHtml): TrustedHtml {
+  return html`<figure class="report-chart"><div class="report-chart-scroll" role="region" aria-labelledby="${idPrefix}-title" tabindex="0">${svg}</div>${table}</figure>`;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -249,12 +215,8 @@ export function renderShareOfVoiceChart(view: ReportView): string {
     const barClass = entry.isBrand ? 'report-bar report-bar-brand' : 'report-bar report-bar-competitor';
     const labelClass = entry.isBrand ? 'report-chart-label report-chart-label-brand' : 'report-chart-label';
     const value = `${entry.mentions} of ${share.totalAnswers} (${formatPercent(entry.mentions / share.totalAnswers)})`;
-    return (
-      `<g class="report-chart-row">` +
-      `<text class="${labelClass}" x="0" y="${y + 22}" font-size="14"${entry.isBrand ? ' font-weight="700"' : ''} fill="currentColor">${svgText(entry.name, 26)}</text>` +
-      `<rect class="${barClass}" x="${BAR_X}" y="${y + 7}" width="${round1(scaleX(pct) - BAR_X)}" height="20" fill="currentColor" fill-opacity="${entry.isBrand ? '0.6' : '0.3'}"/>` +
-      `<text class="report-chart-value" x="${VALUE_X}" y="${y + 22}" font-size="12" fill="currentColor">${escapeHtml(value)}</text></g>`
-    );
+    const weight = entry.isBrand ? html` font-weight="700"` : NONE;
+    return html`<g class="report-chart-row"><text class="${labelClass}" x="0" y="${y + 22}" font-size="14"${weight} fill="currentColor">${svgText(entry.name, 26)}</text><rect class="${barClass}" x="${BAR_X}" y="${y + 7}" width="${round1(scaleX(pct) - BAR_X)}" height="20" fill="currentColor" fill-opacity="${entry.isBrand ? '0.6' : '0.3'}"/><text class="report-chart-value" x="${VALUE_X}" y="${y + 22}" font-size="12" fill="currentColor">${value}</text></g>`;
   });
 
   const [brandEntry, ...competitorEntries] = share.entries;
@@ -267,22 +229,14 @@ export function renderShareOfVoiceChart(view: ReportView): string {
           .join('; ')}.`;
   const desc = `${view.isDemo ? `${DEMO_BANNER_TEXT}. ` : ''}Out of ${share.totalAnswers} successful answers across providers, ${brandText} ${competitorText}`;
 
-  const svg =
-    svgOpen(idPrefix, height, title, desc, 'report-chart-sov') + (view.isDemo ? demoLine(16) : '') + axis(top, bottom, '%') + body.join('') + '</svg>';
+  const svg = html`${svgOpen(idPrefix, height, title, desc, 'report-chart-sov')}${view.isDemo ? demoLine(16) : NONE}${axis(top, bottom, '%')}${body}</svg>`;
 
   const tableRows = share.entries
     .map((entry) => {
       const who = entry.isBrand ? `${entry.name} (audited brand)` : entry.name;
-      return (
-        `<tr><th scope="row">${escapeHtml(who)}</th><td>${entry.mentions} of ${share.totalAnswers}</td>` +
-        `<td>${escapeHtml(formatPercent(entry.mentions / share.totalAnswers))}</td><td>${entry.namedInstead === null ? '–' : entry.namedInstead}</td></tr>`
-      );
-    })
-    .join('');
-  const table =
-    `<table class="report-sr-only"><caption>${escapeHtml(title)}: data</caption>` +
-    '<thead><tr><th scope="col">Brand</th><th scope="col">Answers naming it</th><th scope="col">Mention rate</th><th scope="col">Named instead of the brand</th></tr></thead>' +
-    `<tbody>${tableRows}</tbody></table>`;
+      return html`<tr><th scope="row">${who}</th><td>${entry.mentions} of ${share.totalAnswers}</td><td>${formatPercent(entry.mentions / share.totalAnswers)}</td><td>${entry.namedInstead === null ? '–' : entry.namedInstead}</td></tr>`;
+    });
+  const table = html`<table class="report-sr-only"><caption>${title}: data</caption><thead><tr><th scope="col">Brand</th><th scope="col">Answers naming it</th><th scope="col">Mention rate</th><th scope="col">Named instead of the brand</th></tr></thead><tbody>${tableRows}</tbody></table>`;
 
-  return chartFigure(idPrefix, svg, table);
+  return chartFigure(idPrefix, svg, table).html;
 }
