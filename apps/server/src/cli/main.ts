@@ -32,7 +32,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     }
     case 'watch': {
       const { runWatchCommand } = await import('./watch.js');
-      return runWatchCommand(rest);
+      return runWatchCommand(rest, io);
     }
     case undefined:
     case 'help':

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { normalizeEmail } from '../auth/email-address.js';
+import { processIo, type CliIo } from './io.js';
 
 // `visibility watch …`: the operator's side of tracking (docs/tracking.md, docs/cli.md). It works on the store
 // of DATA_DIR directly, as the owner's account would over REST, without a session and without spending credits.
@@ -44,7 +45,7 @@ const OPTIONS = {
 } as const;
 
 /** `visibility watch add|list|run|history|run-due`. */
-export async function runWatchCommand(argv: string[]): Promise<number> {
+export async function runWatchCommand(argv: string[], io: CliIo = processIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -91,7 +92,7 @@ export async function runWatchCommand(argv: string[]): Promise<number> {
     import('./measurement-run.js'),
     import('../runtime.js'),
   ]);
-  const config = loadCliConfig();
+  const config = loadCliConfig(io);
   if (typeof config === 'number') return config;
   const logger = core.createLogger({ level: config.logLevel === 'debug' ? 'debug' : 'warn', write: (line) => process.stderr.write(line) });
   const runtime = await createRuntime(config, logger);
