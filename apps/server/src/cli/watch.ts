@@ -170,7 +170,7 @@ export async function runWatchCommand(argv: string[], io: CliIo = processIo): Pr
   } catch (error) {
     if (error instanceof core.TrackingError) {
       process.stderr.write(`visibility watch: ${error.message} [${error.code}]\n  hint: ${error.hint}\n`);
-      return error.status === 400 ? EXIT_USAGE : EXIT_NOT_MEASURED;
+      return error.isFieldError ? EXIT_USAGE : EXIT_NOT_MEASURED;
     }
     process.stderr.write(`visibility watch: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return EXIT_UNEXPECTED;

@@ -19,7 +19,14 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   provider_overloaded: 503,
   // Audits.
   store_unavailable: 503,
+  // Watches (TrackingError); its field errors (invalid_*, missing_required, no_questions) are 400.
+  watch_not_found: 404,
+  run_not_found: 404,
+  too_many_watches: 409,
 };
+
+/** A TrackingError whose code the table does not list is a field error. */
+const TRACKING_DEFAULT_STATUS = 400;
 
 /** Every RequestValidationError (invalid_body, missing_required, invalid_website, bad_provider, …) is a 400. */
 const REQUEST_VALIDATION_STATUS = 400;
@@ -28,13 +35,12 @@ const REQUEST_VALIDATION_STATUS = 400;
 export function statusOf(error: CoreError): number {
   if (error instanceof RequestValidationError) return REQUEST_VALIDATION_STATUS;
   if (error instanceof MeasurementError && error.callerCanFix) return 400;
+  if (error instanceof TrackingError) return STATUS_BY_CODE[error.code] ?? TRACKING_DEFAULT_STATUS;
   return STATUS_BY_CODE[error.code] ?? 500;
 }
 
 /** The one place core errors become the spec's status, code and Retry-After; anything else passes through (500). */
 export function toApiError(error: unknown): unknown {
-  // Issue 18's TrackingError (core/tracking) still carries its own status; it is not a CoreError yet.
-  if (error instanceof TrackingError) return new ApiError(error.status, error.code, error.message, error.hint);
   if (!(error instanceof CoreError)) return error;
   const headers: Record<string, string> = {};
   if (error.retryAfterSeconds !== undefined) headers['Retry-After'] = String(error.retryAfterSeconds);

@@ -186,7 +186,7 @@ describe('alerts of a change', () => {
     for (const webhookUrl of ['http://127.0.0.1:9/x', 'http://localhost/x', 'ftp://hooks.example.com/', 'http://10.1.2.3/', 'http://[::1]/', 'http://user:pw@hooks.example.com/', 'not a url']) {
       await expect(
         createWatch(tracker, OWNER, { brand: 'Pipedrive', category: 'CRM software', schedule: 'daily', alert: { webhookUrl } }),
-      ).rejects.toMatchObject({ status: 400, code: 'invalid_webhook', message: expect.stringContaining('`alert.webhookUrl`') });
+      ).rejects.toMatchObject({ isFieldError: true, code: 'invalid_webhook', message: expect.stringContaining('`alert.webhookUrl`') });
     }
   });
 });

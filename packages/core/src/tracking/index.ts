@@ -1,6 +1,5 @@
 export { buildAlertMail, buildWebhookPayload, describeChange, watchPageUrl } from './alert-content.js';
 export { invalidField, runNotFound, TrackingError, watchNotFound } from './errors.js';
-export type { TrackingErrorStatus } from './errors.js';
 export {
   createWatch,
   deleteWatch,

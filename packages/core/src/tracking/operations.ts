@@ -56,7 +56,7 @@ export async function createWatch(
   const { watchRepository, lineup, hostMap } = tracker.dependencies;
   const request = parseWatchRequest(body, { hostMap, enabledProviders: [...lineup.keys()] });
   if ((await watchRepository.countWatches(ownerEmail)) >= MAX_WATCHES_PER_OWNER) {
-    throw new TrackingError(409, 'too_many_watches', `An account keeps at most ${MAX_WATCHES_PER_OWNER} watches.`, 'Delete a watch you no longer need, then create this one.');
+    throw new TrackingError('too_many_watches', `An account keeps at most ${MAX_WATCHES_PER_OWNER} watches.`, 'Delete a watch you no longer need, then create this one.');
   }
   let questions = request.questions;
   if (questions === undefined) {
@@ -72,7 +72,7 @@ export async function createWatch(
       website: request.website ?? undefined,
     });
     if (generated.questions.length === 0) {
-      throw new TrackingError(400, 'no_questions', `\`category\` gives no buyer questions: ${generated.reasonMissing ?? 'nothing to ask'}`, 'Name the category buyers search for, or send your own `questions`.');
+      throw new TrackingError('no_questions', `\`category\` gives no buyer questions: ${generated.reasonMissing ?? 'nothing to ask'}`, 'Name the category buyers search for, or send your own `questions`.');
     }
     questions = generated.questions.slice(0, MAX_WATCH_QUESTIONS);
   }
@@ -187,7 +187,7 @@ export async function startRunNow(tracker: WatchTracker, record: WatchRecord, ch
   }
   const started = await watchRepository.startManualRun({ run, chargedEmail, now: now.toISOString() });
   if (started.outcome === 'no_credits') {
-    throw new TrackingError(402, 'no_credits', 'Your account has no credit left for a run now.', 'Scheduled runs need no credit; ask the operator for credits (visibility credits grant).');
+    throw new TrackingError('no_credits', 'Your account has no credit left for a run now.', 'Scheduled runs need no credit; ask the operator for credits (visibility credits grant).');
   }
   // A joined run that no process works on (its process died) is resumed by the next tick.
   if (started.outcome === 'started') await tracker.work(started.run);
@@ -214,11 +214,11 @@ export interface WatchHistory {
 /** Reads a `from`/`to` bound: an ISO date (the whole day) or date-time. */
 export function parseHistoryBound(field: 'from' | 'to', value: unknown): string | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string') throw new TrackingError(400, 'invalid_range', `\`${field}\` must be an ISO date.`, 'Send for example from=2026-11-01&to=2026-11-30.');
+  if (typeof value !== 'string') throw new TrackingError('invalid_range', `\`${field}\` must be an ISO date.`, 'Send for example from=2026-11-01&to=2026-11-30.');
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const parsed = new Date(dateOnly ? `${value}T00:00:00.000Z` : value);
   if (Number.isNaN(parsed.getTime()) || !/^\d{4}-\d{2}-\d{2}/.test(value)) {
-    throw new TrackingError(400, 'invalid_range', `\`${field}\` is not an ISO date: ${value.slice(0, 40)}.`, 'Send for example from=2026-11-01&to=2026-11-30.');
+    throw new TrackingError('invalid_range', `\`${field}\` is not an ISO date: ${value.slice(0, 40)}.`, 'Send for example from=2026-11-01&to=2026-11-30.');
   }
   // A bare `to` date includes that whole day.
   if (dateOnly && field === 'to') return new Date(parsed.getTime() + 86_400_000 - 1).toISOString();
@@ -240,7 +240,7 @@ export async function getWatchHistory(
 export async function historyOf(tracker: WatchTracker, record: WatchRecord, range: { from?: unknown; to?: unknown } = {}): Promise<WatchHistory> {
   const from = parseHistoryBound('from', range.from);
   const to = parseHistoryBound('to', range.to);
-  if (from !== undefined && to !== undefined && from > to) throw new TrackingError(400, 'invalid_range', '`from` is after `to`.', 'Swap them.');
+  if (from !== undefined && to !== undefined && from > to) throw new TrackingError('invalid_range', '`from` is after `to`.', 'Swap them.');
   const runs = await tracker.dependencies.watchRepository.listRuns(record.id, { from, to });
   const points: HistoryPoint[] = [];
   const changes: WatchChange[] = [];

@@ -196,13 +196,13 @@ describe('a watch over time against the simulator', () => {
     const store = stores.open();
     const tracker = trackerOn(store);
     const watchId = await newWatch(tracker, { samples: 1 });
-    await expect(runWatchNow(tracker, OWNER, watchId)).rejects.toMatchObject({ status: 402, code: 'no_credits' });
+    await expect(runWatchNow(tracker, OWNER, watchId)).rejects.toMatchObject({ isFieldError: false, code: 'no_credits' });
     store.accountRepository.grantCredits(OWNER, 1);
     const first = await runWatchNow(tracker, OWNER, watchId);
     const again = await runWatchNow(tracker, OWNER, watchId);
     expect(again).toMatchObject({ joined: true, run: { id: first.run.id } });
     expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(0);
     await tracker.idle();
-    await expect(runWatchNow(tracker, 'someone@else.test', watchId)).rejects.toMatchObject({ status: 404, code: 'watch_not_found' });
+    await expect(runWatchNow(tracker, 'someone@else.test', watchId)).rejects.toMatchObject({ isFieldError: false, code: 'watch_not_found' });
   });
 });

@@ -35,7 +35,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function requireObject(body: unknown): Record<string, unknown> {
-  if (!isObject(body)) throw new TrackingError(400, 'invalid_body', 'The body must be a JSON object.', 'Send {"brand", "category", "schedule", …} as JSON.');
+  if (!isObject(body)) throw new TrackingError('invalid_body', 'The body must be a JSON object.', 'Send {"brand", "category", "schedule", …} as JSON.');
   return body;
 }
 

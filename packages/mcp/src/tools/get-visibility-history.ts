@@ -64,19 +64,19 @@ export const getVisibilityHistoryTool: VisibilityTool<typeof HistoryInputSchema,
   annotations: { title: 'Get the visibility trend of a watched brand', readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   async handler(dependencies, input) {
     const watches = dependencies.watches;
-    if (watches === undefined) throw new TrackingError(404, 'watch_not_found', 'This server keeps no watches.', 'Create a watch on the site or with POST /api/watches.');
+    if (watches === undefined) throw new TrackingError('watch_not_found', 'This server keeps no watches.', 'Create a watch on the site or with POST /api/watches.');
     const owner = watches.ownerEmail;
     if (owner === undefined) {
-      throw new TrackingError(401, 'unauthorized', 'Watches are private to their owner and this connection is not signed in.', 'Connect with the sb-access-token cookie of your signed-in session (docs/mcp.md).');
+      throw new TrackingError('unauthorized', 'Watches are private to their owner and this connection is not signed in.', 'Connect with the sb-access-token cookie of your signed-in session (docs/mcp.md).');
     }
     let watchId = input.watchId;
     if (watchId === undefined) {
-      if (input.brand === undefined) throw new TrackingError(400, 'missing_required', 'Give `watchId`, or `brand` (and `category`).', 'List your watches on /account.');
+      if (input.brand === undefined) throw new TrackingError('missing_required', 'Give `watchId`, or `brand` (and `category`).', 'List your watches on /account.');
       const key = (text: string): string => text.trim().toLowerCase();
       const found = (await listWatches(watches.tracker, owner)).filter(
         (watch) => key(watch.brand) === key(input.brand as string) && (input.category === undefined || key(watch.category) === key(input.category)),
       );
-      if (found.length === 0) throw new TrackingError(404, 'watch_not_found', `You have no watch of ${input.brand}${input.category === undefined ? '' : ` in ${input.category}`}.`, 'Check the spelling, or create the watch first.');
+      if (found.length === 0) throw new TrackingError('watch_not_found', `You have no watch of ${input.brand}${input.category === undefined ? '' : ` in ${input.category}`}.`, 'Check the spelling, or create the watch first.');
       watchId = (found.at(-1) as { id: string }).id;
     } else {
       await findOwnedWatch(watches.tracker, owner, watchId);
