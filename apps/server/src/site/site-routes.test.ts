@@ -174,7 +174,9 @@ describe('/report/{auditId}', () => {
     after = await get(ownerReport, { cookie: ownerCookie() });
     expect(running.service.store.mapRepository.completedGenerations(audit.id).map((entry) => entry.generation)).toEqual([2, 1]);
     expect(after.text).toContain('<h3>Earlier measurements</h3>');
-    expect(after.text).toMatch(/<li>Measurement 1, [^<]+: won \d+ of \d+ questions<\/li>/u);
+    // the date is a <time> element, not its markup shown as text
+    expect(after.text).toMatch(/<li>Measurement 1, <time datetime="[^"]+">[^<]+<\/time>: won \d+ of \d+ questions<\/li>/u);
+    expect(after.text).not.toContain('&lt;time');
   }, 30_000);
 });
 

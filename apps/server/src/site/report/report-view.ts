@@ -339,9 +339,7 @@ function questionList(questions: string[]): TrustedHtml {
 function historyHtml(view: ReportView, options: ReportHtmlOptions): TrustedHtml {
   const earlier = (options.mapHistory ?? []).filter((entry) => entry.generation !== view.map?.generation);
   if (earlier.length === 0) return NONE;
-  // The <time> element goes in as text (escaped), as it always has: showing it as markup is a visible
-  // change, left for its own commit (docs/architecture.md).
-  const items = earlier.map((entry) => html`<li>Measurement ${entry.generation}, ${time(entry.completedAt).html}: ${questionsWonText(entry.questionsWon, entry.questions)}</li>`);
+  const items = earlier.map((entry) => html`<li>Measurement ${entry.generation}, ${time(entry.completedAt)}: ${questionsWonText(entry.questionsWon, entry.questions)}</li>`);
   return html`\n<h3>Earlier measurements</h3>\n<ul class="report-map-history">${items}</ul>`;
 }
 
