@@ -52,6 +52,7 @@ async function connectBridge(commandLine: string[], environment: Record<string, 
     log: createLog({ write: (text: string) => (stderr += text) }, { debug: command.debug }),
     stdin: toBridge,
     stdout: fromBridge,
+    headers: command.headers,
   });
   const client = new Client({ name: 'bridge-test', version: '1.0.0' });
   await client.connect(pipeTransport(toBridge, fromBridge, () => void bridge.close()));
@@ -187,6 +188,19 @@ describe('the bridge against a running streamable-HTTP MCP server', () => {
     expect(client.getInstructions()).toBe(UPSTREAM_INSTRUCTIONS);
     expect(upstream.record.userAgents).toContain(`visibility-stdio-bridge/${PACKAGE_VERSION}`);
     expect(stderr()).toContain(`forwarding to ${upstream.url}`);
+  });
+
+  it('sends the --header values with every request to the remote (a signed-in session cookie)', async () => {
+    const record = emptyRecord();
+    const own = await startUpstream(0, record);
+    try {
+      const { client } = await connectBridge(['--url', own.url, '--header', 'Cookie: sb-access-token=abc.def', '--header=X-Team: growth']);
+      expect((await client.callTool({ name: 'echo', arguments: { text: 'hi' } })).structuredContent).toEqual({ echoed: 'hi' });
+      expect(record.cookies.length).toBeGreaterThanOrEqual(2);
+      expect(record.cookies.every((cookie) => cookie === 'sb-access-token=abc.def')).toBe(true);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('forwards a call and relays the remote progress to the client under the client token', async () => {

@@ -35,6 +35,8 @@ export interface BridgeOptions {
   stdin?: Readable;
   stdout?: Writable;
   connectTimeoutMs?: number;
+  /** Extra headers for every request to the remote (--header). */
+  headers?: Readonly<Record<string, string>>;
   /** How long start-up waits for the remote, so its instructions can reach the client; it never fails start-up. */
   startupWaitMs?: number;
 }
@@ -57,6 +59,7 @@ export async function startBridge(options: BridgeOptions): Promise<RunningBridge
     url,
     clientInfo: { name: BRIDGE_NAME, version },
     connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
     log,
     onToolsChanged: () => {
       void server?.sendToolListChanged().catch(() => undefined);

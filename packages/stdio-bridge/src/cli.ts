@@ -31,7 +31,7 @@ export async function runCli(commandLine: readonly string[], environment: Readon
       if (command.urlSource === 'default') {
         log.info(`no --url or VISIBILITY_MCP_URL given; using the default ${command.url.href}`);
       }
-      const bridge = await startBridge({ url: command.url, version, log });
+      const bridge = await startBridge({ url: command.url, version, log, headers: command.headers });
       const stop = () => void bridge.close();
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

@@ -10,6 +10,8 @@ export interface RemoteConnectionOptions {
   clientInfo: { name: string; version: string };
   /** How long the initialize handshake with the remote may take. */
   connectTimeoutMs: number;
+  /** Extra headers for every request (--header). */
+  headers?: Readonly<Record<string, string>>;
   /** Called when the remote says its tools changed, or when it comes back after being unreachable. */
   onToolsChanged: () => void;
   log: Log;
@@ -98,7 +100,7 @@ export class RemoteConnection {
     client.onerror = (error) => log.debug(`remote: ${describe(error)}`);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.options.onToolsChanged());
     const transport = new StreamableHTTPClientTransport(url, {
-      requestInit: { headers: { 'user-agent': `${clientInfo.name}/${clientInfo.version}` } },
+      requestInit: { headers: { ...this.options.headers, 'user-agent': `${clientInfo.name}/${clientInfo.version}` } },
     });
     try {
       await client.connect(transport, { timeout: connectTimeoutMs });

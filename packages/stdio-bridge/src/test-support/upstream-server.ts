@@ -11,6 +11,8 @@ export interface UpstreamRecord {
   calls: Array<{ tool: string; progressToken: string | number | undefined }>;
   cancelled: string[];
   userAgents: string[];
+  /** The Cookie header of every request ('' without one). */
+  cookies: string[];
   sessionsOpened: number;
 }
 
@@ -33,6 +35,7 @@ export async function startUpstream(port = 0, record: UpstreamRecord = emptyReco
   const http: HttpServer = createServer((request, response) => {
     void (async () => {
       record.userAgents.push(request.headers['user-agent'] ?? '');
+      record.cookies.push(request.headers.cookie ?? '');
       const body = request.method === 'POST' ? await readJson(request) : undefined;
       const sessionId = request.headers['mcp-session-id'];
       let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
@@ -82,7 +85,7 @@ export async function startUpstream(port = 0, record: UpstreamRecord = emptyReco
 }
 
 export function emptyRecord(): UpstreamRecord {
-  return { calls: [], cancelled: [], userAgents: [], sessionsOpened: 0 };
+  return { calls: [], cancelled: [], userAgents: [], cookies: [], sessionsOpened: 0 };
 }
 
 /** The upstream's MCP server on its own, for a direct (in-memory) client to compare the bridge with. */
