@@ -24,6 +24,8 @@ export default defineConfig({
     // on the CPU. Vitest's default on a 2-core machine is one worker (cores - 1), which runs the files one
     // after the other; four keep both cores busy while files wait (`--maxWorkers=N` overrides it).
     maxWorkers: 4,
+    // One throwaway PostgreSQL cluster per run (when installed) for the store's PostgreSQL tests.
+    globalSetup: ['./scripts/pg/vitest-global-setup.ts'],
     projects: [
       project('core', './packages/core', 20_000),
       project('simulator', './packages/simulator', 20_000),

@@ -1,0 +1,7 @@
+// The PostgreSQL adapters of the store's ports (DATABASE_URL=postgres://…), their pool and migrations.
+
+export { applyPgMigrations, PG_MIGRATIONS_DIR, readPgMigrations } from './migrate.js';
+export type { PgMigration } from './migrate.js';
+export { PgJobStore } from './pg-job-store.js';
+export { createPgPool, inTransaction, PG_CONNECT_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS } from './pool.js';
+export type { PgPool } from './pool.js';
