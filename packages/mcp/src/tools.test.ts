@@ -315,7 +315,7 @@ describe('the spend guard', () => {
       expect(textOf(got.result)).toMatch(/failed \(site_unreachable\): The website https:\/\/.+ could not be reached/);
       expect(testRuns.simulator.requests()).toHaveLength(requestsBefore);
       // A failed run does not hold the quota.
-      expect(testRuns.store.mcpRunRepository.findQuotaRun(failed.domain, 'demo', new Date(0).toISOString())).toBeUndefined();
+      expect(await testRuns.store.mcpRunRepository.findQuotaRun(failed.domain, 'demo', new Date(0).toISOString())).toBeUndefined();
     } finally {
       delete testRuns.runs.crawl;
     }
@@ -397,20 +397,20 @@ describe('after a restart', () => {
   it('fails runs a killed process left queued or auditing, and finishes a run left mapping', async () => {
     const { runRepository } = testRuns.runs;
     const at = new Date().toISOString();
-    const claim = (domain: string) =>
-      runRepository.claimRun(
+    const claim = async (domain: string) =>
+      (await runRepository.claimRun(
         { id: randomUUID(), domain, mode: 'demo', brand: 'Pipedrive', website: `https://${domain}/`, category: 'CRM software', request: {}, createdAt: at },
         '2000-01-01T00:00:00.000Z',
-      ).run;
-    const queued = claim('queued.test');
-    const auditing = claim('auditing.test');
-    runRepository.markAuditing(auditing.id, at);
+      )).run;
+    const queued = await claim('queued.test');
+    const auditing = await claim('auditing.test');
+    await runRepository.markAuditing(auditing.id, at);
     // A run killed between storing its audit and creating its map job.
     const request = parseAuditRequest(PIPEDRIVE, { hostMap: testRuns.runs.crawlHostMap });
     const audit = await startVisibilityAudit(testRuns.runs, request);
-    const mapping = claim('pipedrive.test');
-    runRepository.markAuditing(mapping.id, at);
-    runRepository.markMapping(mapping.id, audit.id, at);
+    const mapping = await claim('pipedrive.test');
+    await runRepository.markAuditing(mapping.id, at);
+    await runRepository.markMapping(mapping.id, audit.id, at);
 
     expect(await recoverVisibilityRuns(testRuns.runs)).toEqual({ failed: 2, mapsStarted: 1 });
 
@@ -440,21 +440,21 @@ describe('beside another live process', () => {
     // This process's tracker on the shared lease table (as the service wires it).
     const here = { ...testRuns.runs, tracker: createVisibilityRunTracker({ jobs: createJobRunner({ store: jobStore }) }) };
     const at = new Date().toISOString();
-    const run = runRepository.claimRun(
+    const run = (await runRepository.claimRun(
       { id: randomUUID(), domain: 'live-elsewhere.test', mode: 'demo', brand: 'Pipedrive', website: 'https://live-elsewhere.test/', category: 'CRM software', request: {}, createdAt: at },
       '2000-01-01T00:00:00.000Z',
-    ).run;
-    runRepository.markAuditing(run.id, at);
+    )).run;
+    await runRepository.markAuditing(run.id, at);
     const other = { id: 'other-host/4242/live', host: 'other-host', pid: 4242 };
     await jobStore.claim('mcp-run', run.id, other, 30_000, Date.now());
 
     expect(await recoverVisibilityRuns(here)).toEqual({ failed: 0, mapsStarted: 0 });
-    expect(runRepository.getRun(run.id)?.status).toBe('auditing');
+    expect((await runRepository.getRun(run.id))?.status).toBe('auditing');
 
     // The other process died 31 s ago: its lease has run out, so this start takes the run over.
     await jobStore.claim('mcp-run', run.id, other, 30_000, Date.now() - 31_000);
     expect(await recoverVisibilityRuns(here)).toEqual({ failed: 1, mapsStarted: 0 });
-    expect(runRepository.getRun(run.id)).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
+    expect(await runRepository.getRun(run.id)).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
     await here.tracker.stop(0);
   });
 });

@@ -132,7 +132,9 @@ describe('start_visibility_check with bad arguments', () => {
       // null arguments were answered -32603 Internal error by the SDK until invalid-params.ts (now -32602).
       { ...fuzzParameters<[unknown]>(120), examples: [[null], [[]]] },
     );
-    const runs = (['queued', 'auditing', 'mapping', 'done', 'failed'] as const).flatMap((status) => running.service.store.mcpRunRepository.runsWithStatus(status));
+    const runs = (
+      await Promise.all((['queued', 'auditing', 'mapping', 'done', 'failed'] as const).map((status) => running.service.store.mcpRunRepository.runsWithStatus(status)))
+    ).flat();
     expect(runs).toEqual([]);
     expect(running.service.simulator?.requests().length ?? 0).toBe(0);
   });

@@ -97,7 +97,7 @@ describe('a session over streamable HTTP', () => {
     expect(waitProgress.length).toBeGreaterThan(3);
     expect(waitProgress.at(-1)).toMatchObject({ progress: 100, total: 100 });
     expect(textOf(got)).toContain('Note: These are demo answers from the built-in simulator, not from real AI models');
-    expect(running.service.store.mcpRunRepository.getRun(runId)).toMatchObject({ status: 'done', domain: 'pipedrive.test' });
+    expect(await running.service.store.mcpRunRepository.getRun(runId)).toMatchObject({ status: 'done', domain: 'pipedrive.test' });
 
     // The same domain within 30 days, from another session: the same run, nothing measured again.
     const requests = running.service.simulator?.requests().length;
@@ -243,11 +243,11 @@ describe('after a restart', () => {
       const store = openStore({ dataDir });
       const runId = randomUUID();
       const at = new Date().toISOString();
-      store.mcpRunRepository.claimRun(
+      await store.mcpRunRepository.claimRun(
         { id: runId, domain: 'pipedrive.test', mode: 'demo', brand: 'Pipedrive', website: 'https://pipedrive.test/', category: 'CRM software', request: {}, createdAt: at },
         at,
       );
-      store.mcpRunRepository.markAuditing(runId, at);
+      await store.mcpRunRepository.markAuditing(runId, at);
       store.close();
 
       const restarted = await startTestService({ CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` }, dataDir);

@@ -208,7 +208,7 @@ describe('provider storms during an MCP run', () => {
     const failed = await waitForRun(client, started['runId'] as string);
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'not_measured', message: expect.stringMatching(/No AI provider answered/) } });
     // The failed run holds no quota: the lookup a new start makes finds nothing, so it would measure at once.
-    expect(running.service.store.mcpRunRepository.findQuotaRun('down.pipedrive.test', 'demo', new Date(0).toISOString())).toBeUndefined();
+    expect(await running.service.store.mcpRunRepository.findQuotaRun('down.pipedrive.test', 'demo', new Date(0).toISOString())).toBeUndefined();
   });
 });
 
@@ -285,7 +285,7 @@ describe('the store refusing writes', () => {
     }
     expect(failed).toMatchObject({ runId, status: 'failed', error: { code: 'store_unavailable' } });
     expect(failed['auditId']).toBeUndefined();
-    expect(running.service.store.mcpRunRepository.findQuotaRun('store.pipedrive.test', 'demo', new Date(0).toISOString())).toBeUndefined();
+    expect(await running.service.store.mcpRunRepository.findQuotaRun('store.pipedrive.test', 'demo', new Date(0).toISOString())).toBeUndefined();
   });
 
   it('a map whose writes fail for a moment still completes: every cell stored once, asked once', async () => {
@@ -350,6 +350,6 @@ describe('the store refusing writes', () => {
     }
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'store_unavailable', message: expect.stringMatching(/map could not be saved/) } });
     // A failed run does not hold the domain's free measurement.
-    expect(running.service.store.mcpRunRepository.findQuotaRun('cells.pipedrive.test', 'demo', new Date(0).toISOString())).toBeUndefined();
+    expect(await running.service.store.mcpRunRepository.findQuotaRun('cells.pipedrive.test', 'demo', new Date(0).toISOString())).toBeUndefined();
   });
 });

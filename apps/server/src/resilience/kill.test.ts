@@ -104,8 +104,8 @@ describe('kill -9 during an MCP run, then a restart', () => {
 
     // The audit runs at 40 ms an answer; once the map starts, answers slow to 200 ms, and the kill comes as
     // soon as the map has stored its first cells.
-    const auditId = await until(() => {
-      const run = store.mcpRunRepository.getRun(runId);
+    const auditId = await until(async () => {
+      const run = await store.mcpRunRepository.getRun(runId);
       return run?.status === 'mapping' ? run.auditId : undefined;
     }, 'the run to reach its map', 60_000, 5);
     simulator.setLatency(200);
@@ -120,8 +120,8 @@ describe('kill -9 during an MCP run, then a restart', () => {
     const before: MapCellRecord[] = store.mapRepository.listCells(auditId, 1);
     expect(before.length).toBeGreaterThan(0);
     expect(before.length).toBeLessThan(total);
-    expect(store.mcpRunRepository.getRun(runId)?.status).toBe('mapping');
-    expect(store.mcpRunRepository.getRun(crawling['runId'] as string)?.status).toBe('auditing');
+    expect((await store.mcpRunRepository.getRun(runId))?.status).toBe('mapping');
+    expect((await store.mcpRunRepository.getRun(crawling['runId'] as string))?.status).toBe('auditing');
     expectIntact(store);
 
     // The map's calls are those made after its job was created (the audit's samples came before).

@@ -44,10 +44,10 @@ export async function executeVisibilityRun(
 export async function resumeVisibilityRun(dependencies: VisibilityRunDependencies, runId: string, signal: AbortSignal): Promise<JobOutcome> {
   const { runRepository, logger, tracker } = dependencies;
   const now = (): string => (dependencies.now ?? (() => new Date()))().toISOString();
-  const run = runRepository.getRun(runId);
+  const run = await runRepository.getRun(runId);
   if (run === undefined || run.status === 'done' || run.status === 'failed') return 'done';
-  const interrupt = (): JobOutcome => {
-    if (runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, INTERRUPTED_REASON));
+  const interrupt = async (): Promise<JobOutcome> => {
+    if (await runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, INTERRUPTED_REASON));
     return 'done';
   };
   if (run.status !== 'mapping' || run.auditId === undefined) return interrupt();
@@ -63,9 +63,9 @@ export async function resumeVisibilityRun(dependencies: VisibilityRunDependencie
 }
 
 /** `done` once the stored run is finished, else `paused`. */
-function outcomeOf(dependencies: VisibilityRunDependencies, runId: string): JobOutcome {
+async function outcomeOf(dependencies: VisibilityRunDependencies, runId: string): Promise<JobOutcome> {
   try {
-    const status = dependencies.runRepository.getRun(runId)?.status;
+    const status = (await dependencies.runRepository.getRun(runId))?.status;
     return status === undefined || status === 'done' || status === 'failed' ? 'done' : 'paused';
   } catch {
     return 'paused';
@@ -76,11 +76,11 @@ async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRe
   const { runRepository, tracker } = dependencies;
   const now = (): string => (dependencies.now ?? (() => new Date()))().toISOString();
   const log = dependencies.logger.child({ runId: run.id, domain: run.domain });
-  const fail = (code: string, message: string): void => {
-    if (runRepository.markFailed(run.id, code, message, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, message));
+  const fail = async (code: string, message: string): Promise<void> => {
+    if (await runRepository.markFailed(run.id, code, message, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, message));
   };
 
-  if (!runRepository.markAuditing(run.id, now())) return;
+  if (!(await runRepository.markAuditing(run.id, now()))) return;
   let audit: StoredAudit;
   try {
     audit = await startVisibilityAudit({ ...dependencies, logger: log }, request, {
@@ -91,26 +91,26 @@ async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRe
     });
   } catch (error) {
     if (signal.aborted) {
-      fail('interrupted', INTERRUPTED_REASON);
+      await fail('interrupted', INTERRUPTED_REASON);
     } else if (error instanceof SiteUnreachableError) {
-      fail(
+      await fail(
         error.code,
         `${error.message} No AI provider was asked and nothing was spent. Check the website address and that the site is online, then start the check again; a failed check does not use the domain's free measurement.`,
       );
     } else if (error instanceof StoreUnavailableError) {
-      fail(error.code, `${error.message} Start the check again in a minute; a failed check does not use the domain's free measurement.`);
+      await fail(error.code, `${error.message} Start the check again in a minute; a failed check does not use the domain's free measurement.`);
     } else {
       log.error('visibility run: the audit failed', { error });
-      fail('server_error', "The audit could not be completed. Start the check again; a failed check does not use the domain's free measurement.");
+      await fail('server_error', "The audit could not be completed. Start the check again; a failed check does not use the domain's free measurement.");
     }
     return;
   }
   if (!audit.audit.measured) {
     // Nothing was measured (no provider answered): the domain keeps its free measurement for a retry.
-    fail('not_measured', `No AI provider answered, so nothing was measured: ${audit.audit.notMeasuredReason ?? 'every call failed'}.`);
+    await fail('not_measured', `No AI provider answered, so nothing was measured: ${audit.audit.notMeasuredReason ?? 'every call failed'}.`);
     return;
   }
-  if (!runRepository.markMapping(run.id, audit.id, now())) return;
+  if (!(await runRepository.markMapping(run.id, audit.id, now()))) return;
   tracker.publish(run.id, stageProgress('map', 0, 1, 'starting the buyer-question map'));
   try {
     await startBuyerQuestionMap({ ...dependencies, logger: log }, { auditId: audit.id }, { waitMs: 0 });
@@ -118,11 +118,11 @@ async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRe
   } catch (error) {
     if (error instanceof MapError && error.code === 'no_fanout') {
       // No buyer questions: the run is done with the audit's verdict alone (the result says why).
-      if (runRepository.markDone(run.id, audit.id, now())) tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
+      if (await runRepository.markDone(run.id, audit.id, now())) tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
       return;
     }
     log.error('visibility run: the buyer-question map failed', { error });
-    fail('server_error', "The buyer-question map could not be measured. Start the check again; a failed check does not use the domain's free measurement.");
+    await fail('server_error', "The buyer-question map could not be measured. Start the check again; a failed check does not use the domain's free measurement.");
   }
 }
 
@@ -136,13 +136,13 @@ export async function followMap(dependencies: VisibilityRunDependencies, run: Mc
   while (!signal.aborted && !dependencies.runner.isStopping) {
     const state = await getBuyerQuestionMap(dependencies, auditId);
     if ('map' in state) {
-      if (dependencies.runRepository.markDone(run.id, auditId, state.map.measuredAt)) {
+      if (await dependencies.runRepository.markDone(run.id, auditId, state.map.measuredAt)) {
         dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
       }
       return;
     }
     if (state.status === 'no_fanout') {
-      if (dependencies.runRepository.markDone(run.id, auditId, now())) dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
+      if (await dependencies.runRepository.markDone(run.id, auditId, now())) dependencies.tracker.publish(run.id, stageProgress('done', 1, 1, 'done'));
       return;
     }
     if (state.generation !== undefined && dependencies.runner.hasStalled(auditId, state.generation) && !dependencies.runner.isActive(auditId, state.generation)) {
@@ -151,7 +151,7 @@ export async function followMap(dependencies: VisibilityRunDependencies, run: Mc
       // (A job another process works on, or one waiting for a takeover, is simply followed.)
       const again = await getBuyerQuestionMap(dependencies, auditId);
       if ('map' in again) continue;
-      if (dependencies.runRepository.markFailed(run.id, 'store_unavailable', MAP_NOT_SAVED, now())) {
+      if (await dependencies.runRepository.markFailed(run.id, 'store_unavailable', MAP_NOT_SAVED, now())) {
         dependencies.tracker.publish(run.id, stageProgress('failed', 1, 1, MAP_NOT_SAVED));
       }
       return;

@@ -5,7 +5,8 @@ import { OPERATION_WORDS, rateLimitText, retryAfterSeconds } from '../limits/ref
 import { randomUUID } from 'node:crypto';
 import { getBuyerQuestionMap, startBuyerQuestionMap } from '../map/operations.js';
 import type { ValidAuditRequest } from '../operations/audit-request.js';
-import type { McpRunRecord } from '../store/mcp-run-repository.js';
+import type { McpRunClaim, McpRunRecord } from '../store/mcp-run-repository.js';
+import type { RunStore } from '../store/ports.js';
 import { domainQuotaUsed, runNotFound, VisibilityRunError } from './errors.js';
 import { UNFINISHED_MCP_RUN_STATUSES } from '../store/mcp-run-repository.js';
 import { executeVisibilityRun, INTERRUPTED_REASON, MAP_POLL_MS, resumeVisibilityRun } from './execute-run.js';
@@ -37,7 +38,7 @@ export async function startVisibilityRun(
   const now = (dependencies.now ?? (() => new Date()))();
   const domain = quotaDomain(request.website);
   const windowStart = quotaWindowStart(now).toISOString();
-  const holder = runRepository.findQuotaRun(domain, dependencies.mode, windowStart);
+  const holder = await runRepository.findQuotaRun(domain, dependencies.mode, windowStart);
   if (holder !== undefined) return reuse(dependencies, holder, request);
   if (tracker.isStopping) {
     throw new VisibilityRunError('service_stopping', 'The service is restarting and takes no new checks right now.', 'Start the check again in 30 seconds.', 30);
@@ -54,9 +55,9 @@ export async function startVisibilityRun(
   if (!(await tracker.reserve(runId))) {
     throw new VisibilityRunError('service_stopping', 'The service is restarting and takes no new checks right now.', 'Start the check again in 30 seconds.', 30);
   }
-  let claim: ReturnType<typeof runRepository.claimRun>;
+  let claim: McpRunClaim;
   try {
-    claim = runRepository.claimRun(
+    claim = await runRepository.claimRun(
     {
       id: runId,
       domain,
@@ -80,10 +81,10 @@ export async function startVisibilityRun(
   }
   const rateLimit = { remaining: decision.remaining, resetAt: decision.resetAt.toISOString() };
   if (!(await tracker.run(claim.run.id, (signal) => executeVisibilityRun(dependencies, claim.run, request, signal)))) {
-    runRepository.markFailed(claim.run.id, 'interrupted', INTERRUPTED_REASON, now.toISOString());
+    await runRepository.markFailed(claim.run.id, 'interrupted', INTERRUPTED_REASON, now.toISOString());
     await tracker.settle(claim.run.id).catch(() => undefined);
   }
-  return { run: await readVisibilityRun(dependencies, runRepository.getRun(claim.run.id) ?? claim.run), reusedExistingRun: false, rateLimit };
+  return { run: await readVisibilityRun(dependencies, (await runRepository.getRun(claim.run.id)) ?? claim.run), reusedExistingRun: false, rateLimit };
 }
 
 /**
@@ -119,7 +120,7 @@ export async function getVisibilityRun(
   options: GetVisibilityRunOptions = {},
 ): Promise<VisibilityRunView> {
   const read = async (): Promise<VisibilityRunView> => {
-    const stored = UUID.test(runId) ? dependencies.runRepository.getRun(runId.toLowerCase()) : undefined;
+    const stored = UUID.test(runId) ? await dependencies.runRepository.getRun(runId.toLowerCase()) : undefined;
     if (stored === undefined) throw runNotFound();
     return readVisibilityRun(dependencies, stored);
   };
@@ -180,7 +181,7 @@ export function registerVisibilityRunJobs(dependencies: VisibilityRunDependencie
   dependencies.runner.register(dependencies);
   tracker.jobs.register(MCP_RUN_JOB_KIND, {
     run: (runId, context) => resumeVisibilityRun(dependencies, runId, context.signal),
-    orphans: async () => UNFINISHED_MCP_RUN_STATUSES.flatMap((status) => runRepository.runsWithStatus(status).map((run) => run.id)),
+    orphans: async () => (await unfinishedRuns(runRepository)).map((run) => run.id),
   });
 }
 
@@ -196,10 +197,10 @@ export async function recoverVisibilityRuns(dependencies: VisibilityRunDependenc
   const now = (dependencies.now ?? (() => new Date()))().toISOString();
   let failed = 0;
   let mapsStarted = 0;
-  for (const run of UNFINISHED_MCP_RUN_STATUSES.flatMap((status) => runRepository.runsWithStatus(status))) {
+  for (const run of await unfinishedRuns(runRepository)) {
     if (tracker.jobs.isActive(MCP_RUN_JOB_KIND, run.id) || !(await tracker.reserve(run.id))) continue;
     if (run.status !== 'mapping' || run.auditId === undefined) {
-      if (runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now)) failed += 1;
+      if (await runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now)) failed += 1;
       await tracker.settle(run.id);
       continue;
     }
@@ -212,7 +213,7 @@ export async function recoverVisibilityRuns(dependencies: VisibilityRunDependenc
       }
     } catch (error) {
       logger.error('visibility run: could not recover the buyer-question map', { runId: run.id, error });
-      runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now);
+      await runRepository.markFailed(run.id, 'interrupted', INTERRUPTED_REASON, now);
       await tracker.settle(run.id);
       continue;
     }
@@ -220,4 +221,9 @@ export async function recoverVisibilityRuns(dependencies: VisibilityRunDependenc
   }
   if (failed > 0 || mapsStarted > 0) logger.info('visibility runs recovered', { failed, mapsStarted });
   return { failed, mapsStarted };
+}
+
+/** Every run still queued, auditing or mapping. */
+async function unfinishedRuns(runRepository: RunStore): Promise<McpRunRecord[]> {
+  return (await Promise.all(UNFINISHED_MCP_RUN_STATUSES.map((status) => runRepository.runsWithStatus(status)))).flat();
 }

@@ -7,7 +7,8 @@ import type { RateLimiter } from '../limits/index.js';
 import type { BuyerQuestionMapDependencies } from '../map/types.js';
 import type { StartAuditDependencies } from '../operations/start-visibility-audit.js';
 import type { ProviderId } from '../providers/types.js';
-import type { McpRunRepository, McpRunStatus } from '../store/mcp-run-repository.js';
+import type { McpRunStatus } from '../store/mcp-run-repository.js';
+import type { RunStore } from '../store/ports.js';
 import type { VisibilityRunTracker } from './tracker.js';
 
 /** `queued` -> `auditing` -> `mapping` -> `done`; any unfinished state may end in `failed`. */
@@ -124,7 +125,8 @@ export interface VisibilityRunView {
 
 /** What the run operations work against: the audit's and the map's dependencies plus the run store. */
 export interface VisibilityRunDependencies extends StartAuditDependencies, BuyerQuestionMapDependencies {
-  runRepository: McpRunRepository;
+  /** The runs port (SQLite or PostgreSQL). */
+  runRepository: RunStore;
   /** A start that creates a run takes one startVisibilityAudit slot of the caller, as REST does. */
   rateLimiter: RateLimiter;
   /** The runs this process is working on and their live progress; one per service. */

@@ -22,8 +22,8 @@ export async function readVisibilityRun(dependencies: VisibilityRunDependencies,
     if (run.status === 'mapping') {
       const finishedAt = map?.measuredAt ?? ('status' in state && state.status === 'no_fanout' ? now(dependencies) : undefined);
       if (finishedAt !== undefined) {
-        dependencies.runRepository.markDone(run.id, run.auditId, finishedAt);
-        run = dependencies.runRepository.getRun(run.id) ?? run;
+        await dependencies.runRepository.markDone(run.id, run.auditId, finishedAt);
+        run = (await dependencies.runRepository.getRun(run.id)) ?? run;
       } else if ('progress' in state && state.progress !== undefined) {
         progress = dependencies.tracker.latest(run.id) ?? mapStageProgress(state.progress);
       }

@@ -1,3 +1,4 @@
+import type { RunStore } from './ports.js';
 import { SqlRepository } from './sql-repository.js';
 
 /** Where a run started through the MCP tools is: audit first, then its buyer-question map. */
@@ -33,7 +34,8 @@ export type NewMcpRun = Pick<McpRunRecord, 'id' | 'domain' | 'mode' | 'brand' | 
 /** A claim either created the run or found the one that already holds the domain's quota. */
 export type McpRunClaim = { outcome: 'created'; run: McpRunRecord } | { outcome: 'existing'; run: McpRunRecord };
 
-interface McpRunRow {
+/** A row of mcp_runs as both adapters read it. */
+export interface McpRunRow {
   id: string;
   domain: string;
   mode: string;
@@ -50,7 +52,8 @@ interface McpRunRow {
   finished_at: string | null;
 }
 
-function fromRow(row: McpRunRow): McpRunRecord {
+/** One row as a record (shared by the SQLite and PostgreSQL adapters). */
+export function mcpRunFromRow(row: McpRunRow): McpRunRecord {
   return {
     id: row.id,
     domain: row.domain,
@@ -76,46 +79,50 @@ const QUOTA_RUN_SQL = `
   ORDER BY created_at DESC LIMIT 1
 `;
 
-/** SQL of the mcp_runs table (measurements started through the MCP tools). */
-export class McpRunRepository extends SqlRepository {
+/** SQL of the mcp_runs table (measurements started through the MCP tools): the SQLite adapter of RunStore. */
+export class McpRunRepository extends SqlRepository implements RunStore {
   /**
    * Creates the run unless a run of the same domain and mode that has not failed was created at or
    * after `windowStart`; then that run is returned instead. One IMMEDIATE transaction, so two starts
    * for one domain (even from two processes) create one run.
    */
-  claimRun(run: NewMcpRun, windowStart: string): McpRunClaim {
+  async claimRun(run: NewMcpRun, windowStart: string): Promise<McpRunClaim> {
     return this.transaction(() => {
       const existing = this.statement(QUOTA_RUN_SQL).get(run.domain, run.mode, windowStart) as McpRunRow | undefined;
-      if (existing !== undefined) return { outcome: 'existing', run: fromRow(existing) };
+      if (existing !== undefined) return { outcome: 'existing', run: mcpRunFromRow(existing) };
       this.statement(`
         INSERT INTO mcp_runs (id, domain, mode, status, brand, website, category, request_json, created_at, updated_at)
         VALUES (@id, @domain, @mode, 'queued', @brand, @website, @category, @requestJson, @createdAt, @createdAt)
       `).run({ ...run, requestJson: JSON.stringify(run.request) });
-      const created = this.getRun(run.id);
+      const created = this.readRun(run.id);
       if (created === undefined) throw new Error(`the run ${run.id} was not stored`);
       return { outcome: 'created', run: created };
     });
   }
 
   /** The run that holds the domain's quota since `windowStart`, if any (read only). */
-  findQuotaRun(domain: string, mode: string, windowStart: string): McpRunRecord | undefined {
+  async findQuotaRun(domain: string, mode: string, windowStart: string): Promise<McpRunRecord | undefined> {
     const row = this.statement(QUOTA_RUN_SQL).get(domain, mode, windowStart) as McpRunRow | undefined;
-    return row === undefined ? undefined : fromRow(row);
+    return row === undefined ? undefined : mcpRunFromRow(row);
   }
 
   /** Reads one run by id. */
-  getRun(id: string): McpRunRecord | undefined {
+  async getRun(id: string): Promise<McpRunRecord | undefined> {
+    return this.readRun(id);
+  }
+
+  private readRun(id: string): McpRunRecord | undefined {
     const row = this.statement('SELECT * FROM mcp_runs WHERE id = ?').get(id) as McpRunRow | undefined;
-    return row === undefined ? undefined : fromRow(row);
+    return row === undefined ? undefined : mcpRunFromRow(row);
   }
 
   /** queued -> auditing; false when the run was no longer queued. */
-  markAuditing(id: string, at: string): boolean {
+  async markAuditing(id: string, at: string): Promise<boolean> {
     return this.statement(`UPDATE mcp_runs SET status = 'auditing', updated_at = ? WHERE id = ? AND status = 'queued'`).run(at, id).changes === 1;
   }
 
   /** auditing -> mapping, with the stored audit's id. */
-  markMapping(id: string, auditId: string, at: string): boolean {
+  async markMapping(id: string, auditId: string, at: string): Promise<boolean> {
     return (
       this.statement(`UPDATE mcp_runs SET status = 'mapping', audit_id = ?, updated_at = ? WHERE id = ? AND status = 'auditing'`).run(auditId, at, id)
         .changes === 1
@@ -123,7 +130,7 @@ export class McpRunRepository extends SqlRepository {
   }
 
   /** auditing or mapping -> done; the audit id is set when the run finished without a map. */
-  markDone(id: string, auditId: string, finishedAt: string): boolean {
+  async markDone(id: string, auditId: string, finishedAt: string): Promise<boolean> {
     return (
       this.statement(`
         UPDATE mcp_runs SET status = 'done', audit_id = ?, updated_at = ?, finished_at = ?
@@ -133,7 +140,7 @@ export class McpRunRepository extends SqlRepository {
   }
 
   /** Any unfinished state -> failed, with a stable code and a reason a person can read. */
-  markFailed(id: string, errorCode: string, error: string, at: string): boolean {
+  async markFailed(id: string, errorCode: string, error: string, at: string): Promise<boolean> {
     return (
       this.statement(`
         UPDATE mcp_runs SET status = 'failed', error_code = ?, error = ?, updated_at = ?, finished_at = ?
@@ -142,17 +149,9 @@ export class McpRunRepository extends SqlRepository {
     );
   }
 
-  /** Fails every run still queued or auditing (their audit died with the process); returns how many. */
-  failUnfinishedAudits(errorCode: string, error: string, at: string): number {
-    return this.statement(`
-      UPDATE mcp_runs SET status = 'failed', error_code = ?, error = ?, updated_at = ?, finished_at = ?
-      WHERE status IN ('queued', 'auditing')
-    `).run(errorCode, error, at, at).changes;
-  }
-
   /** Runs in one state, oldest first. */
-  runsWithStatus(status: McpRunStatus): McpRunRecord[] {
+  async runsWithStatus(status: McpRunStatus): Promise<McpRunRecord[]> {
     const rows = this.statement('SELECT * FROM mcp_runs WHERE status = ? ORDER BY created_at').all(status) as McpRunRow[];
-    return rows.map(fromRow);
+    return rows.map(mcpRunFromRow);
   }
 }

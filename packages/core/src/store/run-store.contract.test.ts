@@ -1,0 +1,29 @@
+// The runs port's contract on SQLite (two connections to one file) and PostgreSQL (two pools on one
+// database): what one instance claims, another sees, and concurrent claims create one run.
+
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe } from 'vitest';
+import { insertAudit } from '../map/test-support/map-fixtures.js';
+import { PgRunStore } from './postgres/pg-run-store.js';
+import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { runStoreContract } from './test-support/run-store-contract.js';
+import { useTempStores } from './test-support/temp-stores.js';
+
+const stores = useTempStores('run-store');
+
+runStoreContract('SQLite', async () => {
+  const store = stores.open();
+  return { first: store.mcpRunRepository, second: stores.open().mcpRunRepository, auditId: async () => insertAudit(store) };
+});
+
+describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('runs');
+  });
+  afterAll(async () => database?.drop());
+  runStoreContract('PostgreSQL', async () => {
+    await database.truncate();
+    return { first: new PgRunStore(database.pool()), second: new PgRunStore(database.pool()), auditId: async () => randomUUID() };
+  });
+});
