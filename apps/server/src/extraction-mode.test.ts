@@ -25,14 +25,14 @@ describe('EXTRACTION=hybrid on a live lineup', () => {
     await simulator.close();
   });
 
-  it('says so at start', () => {
+  it('says so at start', async () => {
     const line = test.logLines.map((text) => JSON.parse(text) as Record<string, unknown>).find((entry) => entry['extraction'] === 'hybrid');
     expect(line).toMatchObject({ provider: 'openai', model: 'gpt-4.1-nano' });
   });
 
   it('reads the repeat runs with the second opinion: one structured call per distinct answer, logged and budgeted', async () => {
     const callsBefore = test.service.store.repository.providerCallTotals(new Date(0)).calls;
-    const spentBefore = test.service.budget.status().spentMicroUsd;
+    const spentBefore = (await test.service.budget.status()).spentMicroUsd;
     const { status, body } = await postJson(`${test.url}/api/tools/repeat`, { question: QUESTION, provider: 'openai' });
     expect(status).toBe(200);
 
@@ -47,7 +47,7 @@ describe('EXTRACTION=hybrid on a live lineup', () => {
     expect(structured.every((request) => request.model === 'gpt-4.1-nano')).toBe(true);
     const calls = test.service.store.repository.providerCallTotals(new Date(0)).calls - callsBefore;
     expect(calls).toBe(5 + structured.length);
-    expect(test.service.budget.status().spentMicroUsd).toBeGreaterThan(spentBefore);
+    expect((await test.service.budget.status()).spentMicroUsd).toBeGreaterThan(spentBefore);
   });
 });
 

@@ -264,7 +264,7 @@ describe('the monthly budget under 200 concurrent calls', () => {
     expect(answeredRuns).toBe(K);
     // The providers were asked exactly K times: nothing beyond the cap ever left the service.
     expect(running.service.simulator?.requests()).toHaveLength(K);
-    const budget = running.service.budget.status();
+    const budget = (await running.service.budget.status());
     expect(budget).toMatchObject({ spentMicroUsd: K, reservedMicroUsd: 0, exhausted: true });
     expect(expectBudgetMatchesCallLog(running.service.store, PRICES)).toMatchObject({ spent: K, reserved: 0 });
     const after = await postJson(`${running.url}/api/tools/repeat`, { question: 'Best CRM?' }, { headers: { 'X-Forwarded-For': ipOf(4999) } });
@@ -282,7 +282,7 @@ describe('the monthly budget under 200 concurrent calls', () => {
       ),
     );
     expect(Object.keys(statuses(replies)).every((status) => status === '200' || status === '503')).toBe(true);
-    const budget = running.service.budget.status();
+    const budget = (await running.service.budget.status());
     expect(budget.spentMicroUsd).toBeLessThanOrEqual(K);
     expect(budget.reservedMicroUsd).toBe(0);
     const { spent } = expectBudgetMatchesCallLog(running.service.store, PRICES);

@@ -147,10 +147,10 @@ describe('POST /api/audit when the monthly budget is used up', () => {
     });
     try {
       const { budget, store } = running.service;
-      const month = budget.status().month;
+      const month = (await budget.status()).month;
       // Ordinary spend has used everything but the reserve.
       store.budgetRepository.addSpend(month, 900_000, 1, new Date());
-      expect(budget.status()).toMatchObject({ exhausted: true, degradedReserveMicroUsd: 100_000, degradedRemainingMicroUsd: 100_000 });
+      expect((await budget.status())).toMatchObject({ exhausted: true, degradedReserveMicroUsd: 100_000, degradedRemainingMicroUsd: 100_000 });
 
       const result = await postJson(`${running.url}/api/audit`, { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' });
       expect(result.status).toBe(200);
@@ -165,7 +165,7 @@ describe('POST /api/audit when the monthly budget is used up', () => {
         expect(requests.filter((request) => request.provider === provider)).toHaveLength(questions.length);
       }
       expect(body.providerFindings.map((finding) => finding.provider).sort()).toEqual(['anthropic', 'gemini', 'openai']);
-      const afterAudit = budget.status();
+      const afterAudit = (await budget.status());
       expect(afterAudit.reservedMicroUsd).toBe(0);
       expect(afterAudit.spentMicroUsd).toBeGreaterThan(900_000);
       expect(afterAudit.spentMicroUsd).toBeLessThanOrEqual(1_000_000);
@@ -188,7 +188,7 @@ describe('POST /api/audit when the monthly budget is used up', () => {
       expect(emptyBody.audit).toMatchObject({ degraded: true, measured: false, risk: 'unknown' });
       expect(emptyBody.audit.notMeasuredReason).toMatch(/reserve for degraded audits, is used up/u);
       expect(running.service.simulator?.requests()).toHaveLength(requests.length);
-      expect(budget.status().spentMicroUsd).toBe(1_000_000);
+      expect((await budget.status()).spentMicroUsd).toBe(1_000_000);
     } finally {
       await running.stop();
       await site.close();

@@ -227,14 +227,14 @@ describe('limits under concurrency', () => {
           postJson(`${running.url}/api/tools/repeat`, { question: 'Best project management tool?' }, { headers: { 'X-Forwarded-For': `192.0.2.${index + 1}` } }),
         ),
       );
-      expect(running.service.budget.status().spentMicroUsd).toBeLessThanOrEqual(500_000);
+      expect((await running.service.budget.status()).spentMicroUsd).toBeLessThanOrEqual(500_000);
       // Spend what is left, one caller after another, until the service says the budget is gone.
       let refusal: Awaited<ReturnType<typeof postJson>> | undefined;
       for (let index = 0; index < 40 && refusal === undefined; index += 1) {
         const result = await postJson(`${running.url}/api/tools/repeat`, { question: 'Best CRM?' }, { headers: { 'X-Forwarded-For': `192.0.2.${100 + index}` } });
         if (result.status === 503) refusal = result;
         else expect(result.status).toBe(200);
-        expect(running.service.budget.status().spentMicroUsd).toBeLessThanOrEqual(500_000);
+        expect((await running.service.budget.status()).spentMicroUsd).toBeLessThanOrEqual(500_000);
       }
       expect(refusal).toBeDefined();
       expectApiError(refusal as Awaited<ReturnType<typeof postJson>>, 503, 'budget');

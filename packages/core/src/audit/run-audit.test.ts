@@ -223,7 +223,7 @@ describe('runAudit when the monthly budget is used up', () => {
 
   it('asks each provider each question once, paid from the reserve, says it is degraded and reports wider intervals', async () => {
     const { budget, openai, anthropic, dependencies } = pricedAudit(500_000);
-    expect(budget.hasBudgetLeft('gpt-4.1-mini')).toBe(false);
+    expect((await budget.hasBudgetLeft('gpt-4.1-mini'))).toBe(false);
     const report = await runAudit(dependencies, input);
     expect(report.degraded).toBe(true);
     expect(report.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1, measured: true, providersAnswered: ['openai', 'anthropic'] });
@@ -232,7 +232,7 @@ describe('runAudit when the monthly budget is used up', () => {
     expect(anthropic.prompts).toEqual(questions);
     expect(report.audit.confidence).not.toBe('high');
     // Every reservation of the allowance was settled at the real cost, and the cap held.
-    const status = budget.status();
+    const status = (await budget.status());
     expect(status.reservedMicroUsd).toBe(0);
     expect(status.spentMicroUsd).toBeGreaterThan(500_000);
     expect(status.spentMicroUsd).toBeLessThanOrEqual(status.capMicroUsd);
@@ -265,7 +265,7 @@ describe('runAudit when the monthly budget is used up', () => {
     // The ordinary half ($0.50) with $0.20 left: a full audit (2 providers x questions x 3 samples at up to
     // 1,024 output tokens, mostly Sonnet) is estimated above that, so it would run dry part way.
     const tight = pricedAudit(300_000);
-    expect(tight.budget.hasBudgetLeft('claude-sonnet-4-5')).toBe(true);
+    expect((await tight.budget.hasBudgetLeft('claude-sonnet-4-5'))).toBe(true);
     const degraded = await runAudit(tight.dependencies, input);
     expect(degraded.audit).toMatchObject({ degraded: true, samplesPerQuestion: 1, measured: true });
     expect(tight.anthropic.prompts).toHaveLength(degraded.audit.questions);
@@ -290,7 +290,7 @@ describe('runAudit when the monthly budget is used up', () => {
       ['openai', 'budget'],
       ['anthropic', 'budget'],
     ]);
-    expect(budget.status()).toMatchObject({ spentMicroUsd: 999_000, reservedMicroUsd: 0 });
+    expect((await budget.status())).toMatchObject({ spentMicroUsd: 999_000, reservedMicroUsd: 0 });
     expect(AuditResponseSchema.safeParse(asResponse(report)).success).toBe(true);
   });
 
@@ -300,6 +300,6 @@ describe('runAudit when the monthly budget is used up', () => {
     const report = await runAudit({ ...dependencies, lineup: lineupOf(openai, anthropic).lineup }, input);
     expect(report.audit).toMatchObject({ degraded: true, measured: true });
     expect(openai.prompts).toHaveLength(report.audit.questions);
-    expect(budget.status()).toMatchObject({ spentMicroUsd: 500_000, reservedMicroUsd: 0 });
+    expect((await budget.status())).toMatchObject({ spentMicroUsd: 500_000, reservedMicroUsd: 0 });
   });
 });

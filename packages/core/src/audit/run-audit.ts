@@ -58,7 +58,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
   let sampling: AuditSampling;
   if (questions.length === 0 || providersAsked.length === 0) {
     // Nothing to ask, or nobody to ask it: no call, no spend; the report still carries the site's next steps.
-    const degraded = isDegraded(dependencies, options.degraded === true);
+    const degraded = await isDegraded(dependencies, options.degraded === true);
     sampling = { degraded, samplesPerQuestion: degraded ? 1 : requestedSamples, questions, providers: [] };
   } else {
     await options.beforeSpend?.();
@@ -96,7 +96,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
       : providersAsked.length === 0
         ? 'No model provider is configured on this deployment, so no question was asked.'
         : sampling.degraded && providerErrors.length > 0 && providerErrors.every((error) => error.kind === 'budget')
-          ? `The monthly provider budget, including its reserve for degraded audits, is used up${budgetRenewal(dependencies)}, so no provider was asked.`
+          ? `The monthly provider budget, including its reserve for degraded audits, is used up${await budgetRenewal(dependencies)}, so no provider was asked.`
           : `Every provider asked failed to answer (${providerErrors.map((error) => `${error.provider}: ${error.reason}`).join('; ')}).`;
 
   return {
@@ -135,7 +135,7 @@ export async function runAudit(dependencies: AuditDependencies, input: AuditInpu
 }
 
 /** " until 2030-01-01" when the budget says when it renews. */
-function budgetRenewal(dependencies: AuditDependencies): string {
-  const resetAt = dependencies.budget?.status().resetAt;
+async function budgetRenewal(dependencies: AuditDependencies): Promise<string> {
+  const resetAt = (await dependencies.budget?.status())?.resetAt;
   return resetAt === undefined ? '' : ` until ${resetAt.toISOString().slice(0, 10)}`;
 }

@@ -70,11 +70,12 @@ export interface AuditSampling {
  * Whether the audit runs degraded (one sample per question): forced by the caller, or because the monthly
  * budget cannot pay for one of the enabled models. Free (demo) models never degrade the audit.
  */
-export function isDegraded(dependencies: MeasurementDependencies, forced = false): boolean {
+export async function isDegraded(dependencies: MeasurementDependencies, forced = false): Promise<boolean> {
   if (forced) return true;
   const budget = dependencies.budget;
   if (budget === undefined) return false;
-  return [...dependencies.lineup.values()].some((provider) => !budget.hasBudgetLeft(provider.model));
+  for (const provider of dependencies.lineup.values()) if (!(await budget.hasBudgetLeft(provider.model))) return true;
+  return false;
 }
 
 /**
@@ -97,7 +98,7 @@ export async function runAuditSampling(
   const maxOutputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
   // Also degraded when what is left for ordinary calls cannot pay for the full audit: it would run out
   // part way and leave failed samples, where one sample per question from the reserve is a real answer.
-  const degraded = isDegraded(dependencies, request.degraded) || !fullAuditFits(dependencies, providers, questions, requested, maxOutputTokens);
+  const degraded = (await isDegraded(dependencies, request.degraded)) || !(await fullAuditFits(dependencies, providers, questions, requested, maxOutputTokens));
   const samplesPerQuestion = degraded ? 1 : requested;
   const matcher = brandMatcherFor(request.brand, request.website);
   // Degraded means the budget cannot pay for the full audit: the answers are read with the rules alone
@@ -106,7 +107,7 @@ export async function runAuditSampling(
   const total = providers.length * questions.length * samplesPerQuestion;
   options.signal?.throwIfAborted();
 
-  const allowance = degraded ? reserveDegradedAllowance(dependencies, providers, questions, maxOutputTokens) : undefined;
+  const allowance = degraded ? await reserveDegradedAllowance(dependencies, providers, questions, maxOutputTokens) : undefined;
   let completed = 0;
   try {
     const results = await Promise.all(
@@ -139,42 +140,42 @@ export async function runAuditSampling(
     return { degraded, samplesPerQuestion, questions, providers: results };
   } finally {
     // Reservations whose call never ran (cancelled, or a provider without the budget wrapper) are released.
-    allowance?.release();
+    await allowance?.release();
   }
 }
 
 /** Whether the ordinary part of the budget can pay for every call of a full audit at its estimate (no budget: yes). */
-function fullAuditFits(
+async function fullAuditFits(
   dependencies: Pick<AuditDependencies, 'budget'>,
   providers: readonly Provider[],
   questions: readonly string[],
   samplesPerQuestion: number,
   maxOutputTokens: number,
-): boolean {
+): Promise<boolean> {
   const budget = dependencies.budget;
   if (budget === undefined) return true;
   let estimateMicroUsd = 0;
   for (const provider of providers) {
     for (const prompt of questions) estimateMicroUsd += samplesPerQuestion * budget.prices.estimateMicroUsd(provider.model, { prompt, maxOutputTokens });
   }
-  return estimateMicroUsd === 0 || estimateMicroUsd <= budget.status().remainingMicroUsd;
+  return estimateMicroUsd === 0 || estimateMicroUsd <= (await budget.status()).remainingMicroUsd;
 }
 
 interface DegradedAllowance {
   /** The reservation for one provider's question, or the refusal every call of a refused allowance carries. */
   plan(providerIndex: number, questionIndex: number): { reservation?: BudgetReservation; refused?: ProviderFailure };
-  release(): void;
+  release(): Promise<void>;
 }
 
-function reserveDegradedAllowance(
+async function reserveDegradedAllowance(
   dependencies: Pick<AuditDependencies, 'budget'>,
   providers: readonly Provider[],
   questions: readonly string[],
   maxOutputTokens: number,
-): DegradedAllowance | undefined {
+): Promise<DegradedAllowance | undefined> {
   const budget = dependencies.budget;
   if (budget === undefined) return undefined;
-  const outcome = budget.reserveAllowance(
+  const outcome = await budget.reserveAllowance(
     providers.flatMap((provider) => questions.map((prompt) => ({ provider: provider.id, model: provider.model, prompt, maxOutputTokens }))),
   );
   if (!outcome.granted) {
@@ -190,14 +191,14 @@ function reserveDegradedAllowance(
         }),
       ]),
     );
-    return { plan: (providerIndex) => ({ refused: refused.get(providers[providerIndex] as Provider) as ProviderFailure }), release: () => undefined };
+    return { plan: (providerIndex) => ({ refused: refused.get(providers[providerIndex] as Provider) as ProviderFailure }), release: async () => undefined };
   }
   const reservations = outcome.reservations;
   return {
     plan: (providerIndex, questionIndex) => ({ reservation: reservations[providerIndex * questions.length + questionIndex] as BudgetReservation }),
     // Settling a reservation its call already settled is a no-op, so this frees only the unused ones.
-    release: () => {
-      for (const reservation of reservations) budget.settle(reservation);
+    release: async () => {
+      for (const reservation of reservations) await budget.settle(reservation);
     },
   };
 }

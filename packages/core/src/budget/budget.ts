@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { BudgetRepository } from '../store/budget-repository.js';
+import type { BudgetStore } from '../store/ports.js';
+import type { ProviderCallRecord } from '../store/repository.js';
 import type { TokenUsage } from '../providers/types.js';
 import { createPriceTable, type ModelPrice, type PriceTable } from './prices.js';
 
@@ -80,25 +81,25 @@ export interface SettleOutcome {
 export interface Budget {
   readonly prices: PriceTable;
   /** Spent, reserved, cap and remaining for the current month. */
-  status(): BudgetStatus;
+  status(): Promise<BudgetStatus>;
   /** Whether a call can still be paid for; a model that costs nothing always can (the degraded-mode hook). */
-  hasBudgetLeft(model?: string): boolean;
+  hasBudgetLeft(model?: string): Promise<boolean>;
   /** Holds an estimate for one call, or refuses when spent + reserved + estimate would pass the cap less the degraded reserve. */
-  reserve(request: ReserveRequest): ReserveOutcome;
+  reserve(request: ReserveRequest): Promise<ReserveOutcome>;
   /**
    * A degraded audit's allowance: reserves every planned call at once, all or none, against the whole cap
    * (the degraded reserve included), so once granted each call is paid for. Hand each reservation to its
    * call (`AskRequest.budgetReservation`) and settle the ones never used.
    */
-  reserveAllowance(requests: readonly ReserveRequest[]): AllowanceOutcome;
+  reserveAllowance(requests: readonly ReserveRequest[]): Promise<AllowanceOutcome>;
   /**
    * Releases a reservation and adds the call's real cost; returns that cost in micro-dollars.
-   * `alsoRecord` runs in the same transaction (the call-log row), so a crash can never leave a
+   * `callLog` (the call's log row) is written in the same transaction, so a crash can never leave a
    * settled call unlogged or a logged call unsettled.
    */
-  settle(reservation: BudgetReservation, outcome?: SettleOutcome, alsoRecord?: () => void): number;
+  settle(reservation: BudgetReservation, outcome?: SettleOutcome, callLog?: ProviderCallRecord): Promise<number>;
   /** Turns reservations older than the stale age into spend at their estimate; returns how many. */
-  reclaimStaleReservations(): number;
+  reclaimStaleReservations(): Promise<number>;
 }
 
 export interface BudgetOptions {
@@ -125,8 +126,11 @@ export const DEFAULT_DEGRADED_RESERVE_FRACTION = 0.1;
 /** No provider call lasts this long (timeouts and retries end far sooner), so a reservation this old was orphaned. */
 export const DEFAULT_STALE_RESERVATION_MS = 10 * 60_000;
 
-/** Creates the monthly budget over the store and reclaims reservations a stopped process left behind. */
-export function createBudget(repository: BudgetRepository, options: BudgetOptions): Budget {
+/**
+ * Creates the monthly budget over the store (the BudgetStore port); reservations a stopped process left
+ * behind are reclaimed before its first answer, and at most once a minute after.
+ */
+export function createBudget(repository: BudgetStore, options: BudgetOptions): Budget {
   if (!Number.isFinite(options.monthlyBudgetUsd) || options.monthlyBudgetUsd < 0) {
     throw new TypeError('monthlyBudgetUsd must be a number of US dollars >= 0');
   }
@@ -144,9 +148,9 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
   const settled = new WeakSet<BudgetReservation>();
   let lastReclaimMs = Number.NEGATIVE_INFINITY;
 
-  function statusAt(moment: Date): BudgetStatus {
+  async function statusAt(moment: Date): Promise<BudgetStatus> {
     const month = monthOf(moment);
-    const totals = repository.totals(month);
+    const totals = await repository.totals(month);
     const remainingMicroUsd = Math.max(0, ordinaryCapMicroUsd - totals.spentMicroUsd - totals.reservedMicroUsd);
     const degradedRemainingMicroUsd = Math.max(0, capMicroUsd - totals.spentMicroUsd - totals.reservedMicroUsd);
     return {
@@ -168,29 +172,19 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
     };
   }
 
-  function reclaimStaleReservations(): number {
+  function reclaimStaleReservations(): Promise<number> {
     const nowMs = now().getTime();
     lastReclaimMs = nowMs;
-    return repository.transaction(() => {
-      const stale = repository.reservationsCreatedBefore(nowMs - staleAfterMs);
-      for (const reservation of stale) {
-        // We cannot know whether the call was billed, so assume it was, at its estimate, in its month.
-        repository.deleteReservation(reservation.id);
-        repository.addSpend(reservation.month, reservation.estimateMicroUsd, 1, new Date(nowMs));
-      }
-      return stale.length;
-    });
+    return repository.reclaimStale(nowMs - staleAfterMs, new Date(nowMs));
   }
 
-  /** Reclaims at most once a minute, so a process that crashed mid-call is noticed without a restart. */
-  function reclaimOccasionally(): void {
-    if (now().getTime() - lastReclaimMs >= 60_000) reclaimStaleReservations();
+  /** Reclaims at most once a minute (and before the first answer), so a process that crashed mid-call is noticed without a restart. */
+  async function reclaimOccasionally(): Promise<void> {
+    if (now().getTime() - lastReclaimMs >= 60_000) await reclaimStaleReservations();
   }
 
-  reclaimStaleReservations();
-
-  function refusal(moment: Date): Extract<ReserveOutcome, { granted: false }> {
-    const status = statusAt(moment);
+  async function refusal(moment: Date): Promise<Extract<ReserveOutcome, { granted: false }>> {
+    const status = await statusAt(moment);
     return {
       granted: false,
       retryAfterSeconds: Math.max(1, Math.ceil((status.resetAt.getTime() - moment.getTime()) / 1000)),
@@ -199,70 +193,66 @@ export function createBudget(repository: BudgetRepository, options: BudgetOption
     };
   }
 
-  /** Stores the reservations when spent + reserved + their estimates fit under the ceiling (free calls always fit), in one IMMEDIATE transaction. */
-  function reserveAll(requests: readonly ReserveRequest[], ceilingMicroUsd: number, moment: Date): BudgetReservation[] | undefined {
-    const estimates = requests.map((request) => prices.estimateMicroUsd(request.model, request));
-    const totalMicroUsd = estimates.reduce((sum, estimate) => sum + estimate, 0);
-    // The check and the inserts share one transaction, so concurrent reservations cannot overspend.
-    return repository.transaction((): BudgetReservation[] | undefined => {
-      const month = monthOf(moment);
-      const totals = repository.totals(month);
-      // Free calls (demo lineup) never spend money, so they are never refused.
-      if (totalMicroUsd > 0 && totals.spentMicroUsd + totals.reservedMicroUsd + totalMicroUsd > ceilingMicroUsd) return undefined;
-      return requests.map((request, index) => {
-        const granted = {
-          id: randomUUID(),
-          provider: request.provider,
-          model: request.model,
-          month,
-          estimateMicroUsd: estimates[index] ?? 0,
-          createdAt: moment,
-        };
-        repository.insertReservation({ ...granted, createdAtMs: moment.getTime() });
-        return granted;
-      });
-    });
+  /** Stores the reservations when spent + reserved + their estimates fit under the ceiling (free calls always fit), all or none, atomically. */
+  async function reserveAll(requests: readonly ReserveRequest[], ceilingMicroUsd: number, moment: Date): Promise<BudgetReservation[] | undefined> {
+    const month = monthOf(moment);
+    const granted = requests.map((request) => ({
+      id: randomUUID(),
+      provider: request.provider,
+      model: request.model,
+      month,
+      estimateMicroUsd: prices.estimateMicroUsd(request.model, request),
+      createdAt: moment,
+    }));
+    // The check and the inserts are one atomic store operation, so concurrent reservations cannot overspend.
+    const stored = await repository.reserveAll(
+      month,
+      granted.map(({ createdAt, ...reservation }) => ({ ...reservation, createdAtMs: createdAt.getTime() })),
+      ceilingMicroUsd,
+    );
+    return stored ? granted : undefined;
   }
 
   return {
     prices,
-    status() {
-      reclaimOccasionally();
+    async status() {
+      await reclaimOccasionally();
       return statusAt(now());
     },
-    hasBudgetLeft(model) {
+    async hasBudgetLeft(model) {
       if (model !== undefined && prices.isFree(model)) return true;
-      reclaimOccasionally();
-      return !statusAt(now()).exhausted;
+      await reclaimOccasionally();
+      return !(await statusAt(now())).exhausted;
     },
-    reserve(request) {
-      reclaimOccasionally();
+    async reserve(request) {
+      await reclaimOccasionally();
       const moment = now();
-      const [reservation] = reserveAll([request], ordinaryCapMicroUsd, moment) ?? [];
+      const [reservation] = (await reserveAll([request], ordinaryCapMicroUsd, moment)) ?? [];
       return reservation === undefined ? refusal(moment) : { granted: true, reservation };
     },
-    reserveAllowance(requests) {
-      reclaimOccasionally();
+    async reserveAllowance(requests) {
+      await reclaimOccasionally();
       const moment = now();
-      const reservations = reserveAll(requests, capMicroUsd, moment);
+      const reservations = await reserveAll(requests, capMicroUsd, moment);
       return reservations === undefined ? refusal(moment) : { granted: true, reservations };
     },
-    settle(reservation, outcome = {}, alsoRecord) {
-      // Settling twice would count the call twice; the second time is a no-op.
+    async settle(reservation, outcome = {}, callLog) {
+      // Settling twice would count the call twice; the second time only logs.
       if (settled.has(reservation)) {
-        alsoRecord?.();
+        if (callLog !== undefined) await repository.recordProviderCall(callLog);
         return 0;
       }
       settled.add(reservation);
       const moment = now();
       const costMicroUsd =
         outcome.usage === undefined ? 0 : prices.costMicroUsd(outcome.model ?? reservation.model, outcome.usage);
-      repository.transaction(() => {
-        const held = repository.deleteReservation(reservation.id);
-        // Already reclaimed as stale: its estimate is spent, so only a cost above it is still missing.
-        const extraMicroUsd = held === undefined ? Math.max(0, costMicroUsd - reservation.estimateMicroUsd) : costMicroUsd;
-        repository.addSpend(monthOf(moment), extraMicroUsd, held === undefined ? 0 : 1, moment);
-        alsoRecord?.();
+      await repository.settle({
+        reservationId: reservation.id,
+        estimateMicroUsd: reservation.estimateMicroUsd,
+        costMicroUsd,
+        month: monthOf(moment),
+        at: moment,
+        callLog,
       });
       return costMicroUsd;
     },

@@ -62,21 +62,21 @@ describe('withBudget', () => {
     const { provider, calls } = fakeProvider(async () => answer({ inputTokens: 1000, outputTokens: 1000 }));
     const guarded = withBudget(provider, budget);
     await expect(guarded.ask({ prompt: 'Best CRM?' })).rejects.toMatchObject({ kind: 'budget' });
-    const allowance = budget.reserveAllowance([{ provider: 'openai', model: 'gpt-4.1-mini', prompt: 'Best CRM?', maxOutputTokens: 1024 }]);
+    const allowance = (await budget.reserveAllowance([{ provider: 'openai', model: 'gpt-4.1-mini', prompt: 'Best CRM?', maxOutputTokens: 1024 }]));
     if (!allowance.granted) throw new Error('expected the allowance to be granted');
     const [reservation] = allowance.reservations;
     const result = await guarded.ask({ prompt: 'Best CRM?', maxOutputTokens: 1024, budgetReservation: reservation });
     expect(result.text).toBe('HubSpot, Salesforce');
     expect(calls).toHaveLength(1);
     // Settled at the real cost (1000 in at $0.40 + 1000 out at $1.60 per million), the reservation gone.
-    expect(budget.status()).toMatchObject({ spentMicroUsd: 7_000, reservedMicroUsd: 0 });
+    expect((await budget.status())).toMatchObject({ spentMicroUsd: 7_000, reservedMicroUsd: 0 });
   });
 
   it('reserves the estimate during the call and settles the real cost after', async () => {
     const budget = budgetAt(10);
     let reservedDuringCall = -1;
     const { provider, calls } = fakeProvider(async () => {
-      reservedDuringCall = budget.status().reservedMicroUsd;
+      reservedDuringCall = (await budget.status()).reservedMicroUsd;
       return answer({ inputTokens: 1000, outputTokens: 2000 });
     });
     const guarded = withBudget(provider, budget);
@@ -85,14 +85,14 @@ describe('withBudget', () => {
     expect(calls).toHaveLength(1);
     // Estimate: (18 bytes / 3 + 16) input tokens at $0.40/M plus 500 output tokens at $1.60/M.
     expect(reservedDuringCall).toBe(Math.ceil(22 * 0.4 + 500 * 1.6));
-    expect(budget.status()).toMatchObject({ spentMicroUsd: 3600, reservedMicroUsd: 0 });
+    expect((await budget.status())).toMatchObject({ spentMicroUsd: 3600, reservedMicroUsd: 0 });
   });
 
   it('uses the adapters default output cap when the request names none', async () => {
     const budget = budgetAt(10);
     let reservedDuringCall = -1;
     const { provider } = fakeProvider(async () => {
-      reservedDuringCall = budget.status().reservedMicroUsd;
+      reservedDuringCall = (await budget.status()).reservedMicroUsd;
       return answer({ inputTokens: 1, outputTokens: 1 });
     });
     await withBudget(provider, budget, { defaultMaxOutputTokens: 2000 }).ask({ prompt: '' });
@@ -106,7 +106,7 @@ describe('withBudget', () => {
       throw overloaded;
     });
     await expect(withBudget(provider, budget).ask({ prompt: 'q' })).rejects.toBe(overloaded);
-    expect(budget.status()).toMatchObject({ spentMicroUsd: 0, reservedMicroUsd: 0 });
+    expect((await budget.status())).toMatchObject({ spentMicroUsd: 0, reservedMicroUsd: 0 });
   });
 
   it('lets a demo model through a zero budget', async () => {
@@ -114,7 +114,7 @@ describe('withBudget', () => {
     const budget = budgetAt(0);
     await withBudget(provider, budget).ask({ prompt: 'q' });
     expect(calls).toHaveLength(1);
-    expect(budget.status().spentMicroUsd).toBe(0);
+    expect((await budget.status()).spentMicroUsd).toBe(0);
   });
 
   it('logs each call in the same transaction as its settlement: a failed log write leaves no spend behind', async () => {
@@ -128,14 +128,13 @@ describe('withBudget', () => {
     const spentAfterOne = spent();
     expect(spentAfterOne).toBeGreaterThan(0);
 
-    // A crash between the two writes is simulated by a log write that fails: the settlement rolls back with it.
-    const broken = Object.create(store.repository) as typeof store.repository;
-    broken.recordProviderCall = () => {
-      throw new Error('disk gone');
-    };
-    await expect(withBudget(provider, budget, { callLog: broken }).ask({ prompt: 'Which CRM?' })).rejects.toThrow('disk gone');
+    // A crash between the two writes is simulated by a log write that fails inside the store: the
+    // settlement rolls back with it.
+    store.database.exec("CREATE TRIGGER broken_log BEFORE INSERT ON provider_calls BEGIN SELECT RAISE(ABORT, 'disk gone'); END");
+    await expect(withBudget(provider, budget, { callLog: store.repository }).ask({ prompt: 'Which CRM?' })).rejects.toThrow('disk gone');
     expect(spent()).toBe(spentAfterOne);
     expect(calls()).toHaveLength(1);
+    store.database.exec('DROP TRIGGER broken_log');
 
     // A refusal is logged too, as a budget failure, with nothing spent.
     const refusing = withBudget(provider, budgetAt(0), { callLog: store.repository });

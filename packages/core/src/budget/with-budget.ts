@@ -1,18 +1,18 @@
 import { DEFAULT_MAX_OUTPUT_TOKENS } from '../providers/adapter-options.js';
 import { ProviderFailure, type Answer, type AskRequest, type Provider } from '../providers/types.js';
-import type { Repository } from '../store/repository.js';
-import { recordProviderCall } from '../usage/call-log.js';
+import type { ProviderCallRecord } from '../store/repository.js';
+import { providerCallRecord } from '../usage/call-log.js';
 import type { Budget, BudgetReservation } from './budget.js';
 
 export interface WithBudgetOptions {
   /** The answer-length cap the inner adapter uses when a request names none (default 1024, the adapters' default). */
   defaultMaxOutputTokens?: number;
   /**
-   * Log every call (and every budget refusal) in this store's call log, in the same transaction as
-   * its settlement: a process killed between the two writes can then neither pay for a call it did
-   * not log nor log one it did not pay for.
+   * Log every call: a settled call's row is written by the budget's store in the same transaction as
+   * its settlement (a process killed between the two writes can then neither pay for a call it did not
+   * log nor log one it did not pay for); a call the budget refused is logged here. Pass the same store.
    */
-  callLog?: Repository | undefined;
+  callLog?: { recordProviderCall(call: ProviderCallRecord): unknown } | undefined;
 }
 
 /**
@@ -22,8 +22,8 @@ export interface WithBudgetOptions {
  */
 export function withBudget(provider: Provider, budget: Budget, options: WithBudgetOptions = {}): Provider {
   const defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
-  function reserveOrThrow(request: AskRequest): BudgetReservation {
-    const outcome = budget.reserve({
+  async function reserveOrThrow(request: AskRequest): Promise<BudgetReservation> {
+    const outcome = await budget.reserve({
       provider: provider.id,
       model: provider.model,
       prompt: request.prompt,
@@ -47,9 +47,9 @@ export function withBudget(provider: Provider, budget: Budget, options: WithBudg
       const startedAt = Date.now();
       let reservation;
       try {
-        reservation = request.budgetReservation ?? reserveOrThrow(request);
+        reservation = request.budgetReservation ?? (await reserveOrThrow(request));
       } catch (error) {
-        if (callLog !== undefined) recordProviderCall(callLog, provider, request, { error, latencyMs: Date.now() - startedAt });
+        if (callLog !== undefined) await callLog.recordProviderCall(providerCallRecord(provider, request, { error, latencyMs: Date.now() - startedAt }));
         throw error;
       }
       let answer: Answer;
@@ -58,14 +58,10 @@ export function withBudget(provider: Provider, budget: Budget, options: WithBudg
       } catch (error) {
         // A failed call reports no usage, so it settles at zero and frees its reservation.
         const latencyMs = Date.now() - startedAt;
-        budget.settle(reservation, {}, callLog === undefined ? undefined : () => recordProviderCall(callLog, provider, request, { error, latencyMs }));
+        await budget.settle(reservation, {}, callLog === undefined ? undefined : providerCallRecord(provider, request, { error, latencyMs }));
         throw error;
       }
-      budget.settle(
-        reservation,
-        { model: answer.model, usage: answer.usage },
-        callLog === undefined ? undefined : () => recordProviderCall(callLog, provider, request, { answer }),
-      );
+      await budget.settle(reservation, { model: answer.model, usage: answer.usage }, callLog === undefined ? undefined : providerCallRecord(provider, request, { answer }));
       return answer;
     },
   };

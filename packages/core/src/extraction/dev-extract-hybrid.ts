@@ -86,7 +86,7 @@ async function main(): Promise<void> {
     });
     const extractor = createHybridBrandExtractor({ provider: withBudget(adapter, budget), logger });
     process.stdout.write(`${JSON.stringify(await extractor.extract(answer, request))}\n`);
-    process.stderr.write(`${JSON.stringify({ spentUsd: budget.status().spentUsd, fallbacks: extractor.stats().fallbacks })}\n`);
+    process.stderr.write(`${JSON.stringify({ spentUsd: (await budget.status()).spentUsd, fallbacks: extractor.stats().fallbacks })}\n`);
   } finally {
     store.close();
     rmSync(dataDir, { recursive: true, force: true });

@@ -119,8 +119,8 @@ describe.each(vendors)('EXTRACTION=hybrid over $name', (vendor) => {
     expect(schema['required']).toEqual(['brands']);
     expect(schema).not.toHaveProperty('$schema');
     // Spent and settled in the monthly budget at the cheap model's price.
-    expect(budget.status().spentMicroUsd).toBeGreaterThan(0);
-    expect(budget.status().reservedMicroUsd).toBe(0);
+    expect((await budget.status()).spentMicroUsd).toBeGreaterThan(0);
+    expect((await budget.status()).reservedMicroUsd).toBe(0);
   });
 
   it('asks once per answer: the second read comes from the cache', async () => {

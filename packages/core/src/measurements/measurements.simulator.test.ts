@@ -249,7 +249,7 @@ describe('the monthly budget', () => {
       expect(error).toMatchObject({ code: 'budget', callerCanFix: false });
       expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
       // Until the month turns (a second of slack for the time the test itself takes).
-      const untilReset = Math.ceil((budget.status().resetAt.getTime() - Date.now()) / 1000);
+      const untilReset = Math.ceil(((await budget.status()).resetAt.getTime() - Date.now()) / 1000);
       expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(untilReset);
       expect(error.retryAfterSeconds).toBeLessThanOrEqual(untilReset + 2);
     }
@@ -259,7 +259,7 @@ describe('the monthly budget', () => {
   it('answers 503 budget when the calls themselves are refused by the budget', async () => {
     // One micro-dollar left: "budget left" is still true, but no call's estimate fits.
     const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: 0.000001 });
-    expect(budget.hasBudgetLeft('gpt-4.1-mini')).toBe(true);
+    expect((await budget.hasBudgetLeft('gpt-4.1-mini'))).toBe(true);
     const dependencies = { lineup: pricedLineup(budget), budget };
     const repeatError = await measurementErrorOf(runRepeatedBuyerQuestion(dependencies, { question: QUESTION, provider: 'openai' }));
     const checkError = await measurementErrorOf(checkBrandRecognition(dependencies, { brand: 'HubSpot', category: 'CRM software' }));

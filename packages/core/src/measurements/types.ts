@@ -34,7 +34,7 @@ export interface MeasurementOptions {
 }
 
 /** Throws the 503 `budget` error when the month's budget cannot pay for a call to this model. */
-export function assertBudgetLeft(budget: MeasurementDependencies['budget'], model: string): void {
-  if (budget === undefined || budget.hasBudgetLeft(model)) return;
-  throw budgetError(budget.status().resetAt);
+export async function assertBudgetLeft(budget: MeasurementDependencies['budget'], model: string): Promise<void> {
+  if (budget === undefined || (await budget.hasBudgetLeft(model))) return;
+  throw budgetError((await budget.status()).resetAt);
 }

@@ -163,7 +163,7 @@ describe('checkBrandRecognition', () => {
   it('fails with budget before any call, and before beforeSpend, when the month is used up', async () => {
     const provider = scripted(KNOWN);
     let slots = 0;
-    const budget = { hasBudgetLeft: () => false, status: () => ({ resetAt: new Date(Date.now() + 60_000) }) as never };
+    const budget = { hasBudgetLeft: async () => false, status: async () => ({ resetAt: new Date(Date.now() + 60_000) }) as never };
     const error = await rejectionOf(
       checkBrandRecognition({ lineup: lineupOf(provider), budget }, { brand: 'Pipedrive' }, { beforeSpend: () => (slots += 1) }),
     );

@@ -93,7 +93,7 @@ export async function checkBrandRecognition(
       hint: 'Try again later; the operator has to configure a provider key.',
     });
   }
-  assertBudgetLeft(dependencies.budget, provider.model);
+  await assertBudgetLeft(dependencies.budget, provider.model);
   options.signal?.throwIfAborted();
   await options.beforeSpend?.();
   options.signal?.throwIfAborted();
@@ -103,7 +103,7 @@ export async function checkBrandRecognition(
   try {
     answers = await askAll(provider, questions, options);
   } catch (error) {
-    if (error instanceof QuestionFailed) throw checkFailure(error.error, dependencies);
+    if (error instanceof QuestionFailed) throw await checkFailure(error.error, dependencies);
     throw error;
   }
 
@@ -183,14 +183,14 @@ async function askAll(provider: Provider, questions: CheckQuestions, options: Me
 }
 
 /** Maps the failure of one question to the check's 503 codes; anything else (a bug) is rethrown as is. */
-function checkFailure(error: unknown, dependencies: MeasurementDependencies): unknown {
+async function checkFailure(error: unknown, dependencies: MeasurementDependencies): Promise<unknown> {
   if (!(error instanceof ProviderFailure)) return error;
   const now = new Date();
   const waitSeconds = error.retryAfterMs === undefined ? undefined : wholeSecondsAtLeastOne(error.retryAfterMs);
   switch (error.kind) {
     case 'budget': {
       const resetAt =
-        dependencies.budget?.status().resetAt ??
+        (await dependencies.budget?.status())?.resetAt ??
         (waitSeconds === undefined ? nextMonthStart(now) : new Date(now.getTime() + waitSeconds * 1000));
       return budgetError(resetAt, now, error);
     }

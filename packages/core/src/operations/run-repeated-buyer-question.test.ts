@@ -19,11 +19,11 @@ function budgetStub(left: boolean, resetAt = new Date(Date.now() + 90_000)) {
   return {
     asked,
     budget: {
-      hasBudgetLeft: (model?: string) => {
+      hasBudgetLeft: async (model?: string) => {
         asked.push(model);
         return left;
       },
-      status: () => ({ resetAt }) as ReturnType<NonNullable<MeasurementDependencies['budget']>['status']>,
+      status: async () => ({ resetAt }) as Awaited<ReturnType<NonNullable<MeasurementDependencies['budget']>['status']>>,
     },
   };
 }

@@ -44,7 +44,7 @@ export async function runRepeatedBuyerQuestion(
   if (!Number.isInteger(total) || total < 1) throw new RangeError(`runs must be a positive integer, got ${total}`);
 
   const provider = chooseProvider(dependencies.lineup, request.provider);
-  assertBudgetLeft(dependencies.budget, provider.model);
+  await assertBudgetLeft(dependencies.budget, provider.model);
   options.signal?.throwIfAborted();
   await options.beforeSpend?.();
   options.signal?.throwIfAborted();
@@ -68,7 +68,7 @@ export async function runRepeatedBuyerQuestion(
     // Anything but a provider failure is a bug or a cancellation, not a failed run.
     if (!outcome.ok && !(outcome.failure instanceof ProviderFailure)) throw outcome.failure;
   }
-  throwWhenNothingAnswered(outcomes, provider, dependencies);
+  await throwWhenNothingAnswered(outcomes, provider, dependencies);
 
   const extractor = dependencies.brandExtractor ?? rulesBrandExtractor;
   const runs: RepeatRun[] = await Promise.all(
@@ -117,14 +117,14 @@ function chooseProvider(lineup: ReadonlyMap<ProviderId, Provider>, id: ProviderI
  * the budget ran out (503 `budget`) or the provider refused our configuration or could not be reached
  * (503 `provider_unavailable`). Transient failures (rate limits, overload, timeouts) stay failed runs.
  */
-function throwWhenNothingAnswered(outcomes: readonly RunOutcome[], provider: Provider, dependencies: MeasurementDependencies): void {
+async function throwWhenNothingAnswered(outcomes: readonly RunOutcome[], provider: Provider, dependencies: MeasurementDependencies): Promise<void> {
   const failures = outcomes.map((outcome) => (outcome.ok ? null : outcome.failure)).filter((failure) => failure instanceof ProviderFailure);
   if (failures.length === 0 || failures.length < outcomes.length) return;
   const budgetFailure = failures.find((failure) => failure.kind === 'budget');
   if (budgetFailure !== undefined) {
     const now = new Date();
     const resetAt =
-      dependencies.budget?.status().resetAt ??
+      (await dependencies.budget?.status())?.resetAt ??
       (budgetFailure.retryAfterMs === undefined ? nextMonthStart(now) : new Date(now.getTime() + budgetFailure.retryAfterMs));
     throw budgetError(resetAt, now, budgetFailure);
   }

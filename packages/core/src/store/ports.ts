@@ -1,10 +1,13 @@
 // The store's ports: one async interface per aggregate, each operation atomic (one statement or one
 // transaction in the adapter), so application code never reads, decides and writes back. Adapters:
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
-// Moved so far: jobs (jobs/types.ts: JobStore) and runs (RunStore). The other aggregates (audits,
-// maps, accounts, limits/budget) are still the synchronous SQLite repositories.
+// Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore) and the monthly budget with the provider
+// call log (BudgetStore). The other aggregates (audits, maps, accounts, rate limits) are still the
+// synchronous SQLite repositories.
 
+import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
+import type { ProviderCallRecord } from './repository.js';
 
 export type { JobStore } from '../jobs/types.js';
 
@@ -29,4 +32,34 @@ export interface RunStore {
   markFailed(id: string, errorCode: string, error: string, at: string): Promise<boolean>;
   /** Runs in one state, oldest first. */
   runsWithStatus(status: McpRunStatus): Promise<McpRunRecord[]>;
+}
+
+/** One call's settlement: its reservation goes, its real cost is spent, and its call-log row is written, atomically. */
+export interface BudgetSettlement {
+  reservationId: string;
+  /** What the reservation held: when it was already reclaimed as stale, only the cost above it is added. */
+  estimateMicroUsd: number;
+  costMicroUsd: number;
+  /** The month the cost is spent in, "YYYY-MM" (the settlement's, not the reservation's). */
+  month: string;
+  at: Date;
+  /** The provider call-log row, written in the same transaction (absent when the call is not logged). */
+  callLog?: ProviderCallRecord | undefined;
+}
+
+/** The monthly provider budget (settled spend per month, reservations in flight) and the call log. */
+export interface BudgetStore {
+  /** Spend settled in the month, and all open reservations whatever month they were made in. */
+  totals(month: string): Promise<BudgetTotals>;
+  /**
+   * Stores every reservation when the month's spend + all reservations + theirs stay within the ceiling
+   * (a batch estimated at 0 always fits), else none: all or nothing, exact under concurrency.
+   */
+  reserveAll(month: string, reservations: readonly BudgetReservationRecord[], ceilingMicroUsd: number): Promise<boolean>;
+  /** Settles one call (see BudgetSettlement); true when its reservation was still held. */
+  settle(settlement: BudgetSettlement): Promise<boolean>;
+  /** Turns reservations made before the moment into spend at their estimate, each in its month; returns how many. */
+  reclaimStale(createdBeforeMs: number, at: Date): Promise<number>;
+  /** Appends a provider call to the log on its own (a call that never reached a settlement: a refusal). */
+  recordProviderCall(call: ProviderCallRecord): Promise<void>;
 }

@@ -1,17 +1,27 @@
-import type { Repository } from '../store/repository.js';
+import type { ProviderCallRecord, Repository } from '../store/repository.js';
 import { ProviderFailure, type AskRequest, type Answer, type Provider } from '../providers/types.js';
 
 /** Records one call in the store's call log: its answer, or the failure that ended it. */
 export function recordProviderCall(
-  repository: Repository,
+  repository: Pick<Repository, 'recordProviderCall'>,
   provider: Pick<Provider, 'id' | 'model'>,
   request: AskRequest,
   result: { answer: Answer } | { error: unknown; latencyMs: number },
   now: () => Date = () => new Date(),
 ): void {
+  repository.recordProviderCall(providerCallRecord(provider, request, result, now));
+}
+
+/** The call-log row of one call: its answer, or the failure that ended it. */
+export function providerCallRecord(
+  provider: Pick<Provider, 'id' | 'model'>,
+  request: AskRequest,
+  result: { answer: Answer } | { error: unknown; latencyMs: number },
+  now: () => Date = () => new Date(),
+): ProviderCallRecord {
   if ('answer' in result) {
     const { answer } = result;
-    repository.recordProviderCall({
+    return {
       provider: provider.id,
       model: answer.model,
       purpose: request.purpose ?? 'unspecified',
@@ -21,11 +31,10 @@ export function recordProviderCall(
       latencyMs: Math.round(answer.latencyMs),
       attempts: answer.attempts,
       createdAt: now().toISOString(),
-    });
-    return;
+    };
   }
   const { error } = result;
-  repository.recordProviderCall({
+  return {
     provider: provider.id,
     model: provider.model,
     purpose: request.purpose ?? 'unspecified',
@@ -36,7 +45,7 @@ export function recordProviderCall(
     latencyMs: result.latencyMs,
     attempts: error instanceof ProviderFailure ? error.attempts : 1,
     createdAt: now().toISOString(),
-  });
+  };
 }
 
 /**

@@ -25,7 +25,7 @@ while (Date.now() < Number(startAtText)) {
 let granted = 0;
 let reservedMicroUsd = 0;
 for (let attempt = 0; attempt < Number(attemptsText); attempt += 1) {
-  const outcome = budget.reserve({ provider: 'openai', model: 'test-model', prompt: 'q', maxOutputTokens: 1000 });
+  const outcome = (await budget.reserve({ provider: 'openai', model: 'test-model', prompt: 'q', maxOutputTokens: 1000 }));
   if (outcome.granted) {
     granted += 1;
     reservedMicroUsd += outcome.reservation.estimateMicroUsd;
