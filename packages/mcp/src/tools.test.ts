@@ -207,7 +207,7 @@ describe('the 30-day quota', () => {
     const first = structured((await call(client, 'start_visibility_check', { ...PIPEDRIVE, email: 'owner@pipedrive.test' })).result);
     const finished = structured((await call(client, 'get_visibility_check', { runId: first['runId'], waitSeconds: 50 })).result);
     const requestsBefore = testRuns.simulator.requests().length;
-    const slotsBefore = testRuns.runs.rateLimiter.peek('startVisibilityAudit', '198.51.100.21');
+    const slotsBefore = (await testRuns.runs.rateLimiter.peek('startVisibilityAudit', '198.51.100.21'));
 
     const other = await testRuns.connect('198.51.100.21');
     const again = await call(other, 'start_visibility_check', {
@@ -234,7 +234,7 @@ describe('the 30-day quota', () => {
     for (const answer of [again.result, got.result]) expect(JSON.stringify(answer)).not.toContain('owner@pipedrive.test');
     expect(again.progress.at(-1)).toMatchObject({ progress: 100 });
     expect(testRuns.simulator.requests()).toHaveLength(requestsBefore);
-    expect(testRuns.runs.rateLimiter.peek('startVisibilityAudit', '198.51.100.21')).toMatchObject({ remaining: slotsBefore.allowed ? slotsBefore.remaining : -1 });
+    expect((await testRuns.runs.rateLimiter.peek('startVisibilityAudit', '198.51.100.21'))).toMatchObject({ remaining: slotsBefore.allowed ? slotsBefore.remaining : -1 });
 
     testRuns.advanceDays(29);
     expect(structured((await call(client, 'start_visibility_check', PIPEDRIVE)).result)).toMatchObject({ runId: first['runId'], reused: true });
@@ -367,7 +367,7 @@ describe('errors a model can act on', () => {
 
   it('counts a new run against the caller startVisibilityAudit limit and says how long to wait', async () => {
     const caller = '192.0.2.99';
-    for (let slot = 0; slot < 6; slot += 1) testRuns.runs.rateLimiter.consume('startVisibilityAudit', caller);
+    for (let slot = 0; slot < 6; slot += 1) (await testRuns.runs.rateLimiter.consume('startVisibilityAudit', caller));
     const limited = await testRuns.connect(caller);
     const before = runCount(testRuns);
     const { result } = await call(limited, 'start_visibility_check', { ...PIPEDRIVE, website: 'acme.test' });

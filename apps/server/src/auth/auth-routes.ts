@@ -138,7 +138,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     if (email === undefined) {
       throw new ApiError(400, 'invalid_email', 'email is not a valid address of at most 120 characters.', 'Send {"email": "name@example.com"}.');
     }
-    consumeSignInLimits(limiter, callerKey(request), email);
+    await consumeSignInLimits(limiter, callerKey(request), email);
     // Every valid address gets a link and the same answer: whether it has audits or an account is never revealed.
     const { token } = createSignInLink(store.signInRepository, email, now());
     try {

@@ -27,11 +27,11 @@ function emailKey(email: string): string {
  * with Retry-After. The address is checked before anything is counted, so a refusal for one address
  * does not also spend the caller's IP allowance.
  */
-export function consumeSignInLimits(limiter: RateLimiter<SignInLimit>, callerKey: string, email: string): void {
+export async function consumeSignInLimits(limiter: RateLimiter<SignInLimit>, callerKey: string, email: string): Promise<void> {
   const key = emailKey(email);
-  const byEmail = limiter.peek('signInPerEmail', key);
-  const decision = byEmail.allowed ? limiter.consume('signInPerIp', callerKey) : byEmail;
-  const final = decision.allowed ? limiter.consume('signInPerEmail', key) : decision;
+  const byEmail = await limiter.peek('signInPerEmail', key);
+  const decision = byEmail.allowed ? await limiter.consume('signInPerIp', callerKey) : byEmail;
+  const final = decision.allowed ? await limiter.consume('signInPerEmail', key) : decision;
   if (final.allowed) return;
   const wait = Math.max(1, Math.ceil(final.retryAfterSeconds));
   throw new ApiError(

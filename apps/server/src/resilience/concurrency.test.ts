@@ -75,9 +75,9 @@ describe('rate limits under 200 concurrent callers', () => {
     for (const reply of replies.filter((entry) => entry.status === 429)) expect(Number(reply.headers.get('retry-after'))).toBeGreaterThanOrEqual(untilMidnight - 5);
     // Exactly three checks asked anything (three questions each).
     expect((running.service.simulator?.requests().length ?? 0) - before).toBe(3 * 3);
-    expect(running.service.store.rateLimitRepository.usedCounts([day])).toEqual([20]);
+    expect(await running.service.store.rateLimitRepository.usedCounts([day])).toEqual([20]);
     const hour = { ...day, bucket: 'checkBrandRecognition:hour', windowStartMs: now - (now % HOUR_MS), windowEndMs: now - (now % HOUR_MS) + HOUR_MS };
-    expect(running.service.store.rateLimitRepository.usedCounts([hour])).toEqual([3]);
+    expect(await running.service.store.rateLimitRepository.usedCounts([hour])).toEqual([3]);
   });
 
   it('repeat: exactly 3 of 200 concurrent calls from one IP', async () => {
@@ -104,7 +104,7 @@ describe('rate limits under 200 concurrent callers', () => {
     expect(Math.max(...perCaller.values())).toBeLessThanOrEqual(3);
     // Every answered call asked its 5 runs; no refused call asked anything.
     expect((running.service.simulator?.requests().length ?? 0) - before).toBe(left * 5);
-    expect(running.service.rateLimiter.peek('runRepeatedBuyerQuestion', '192.0.2.250')).toMatchObject({ allowed: false, code: 'daily_cap' });
+    expect((await running.service.rateLimiter.peek('runRepeatedBuyerQuestion', '192.0.2.250'))).toMatchObject({ allowed: false, code: 'daily_cap' });
   });
 
   it('audit: exactly 6 of 200 concurrent audits from one caller run; the others crawl and ask nothing', async () => {
@@ -196,9 +196,9 @@ describe('the MCP domain quota under 200 concurrent starts', () => {
     // The one start that created the run took its caller's startVisibilityAudit slot; no other start spent one.
     const creator = callers[starts.findIndex((start) => !start.reused) % callers.length] as string;
     for (const caller of callers.filter((other) => other !== creator)) {
-      expect(running.service.rateLimiter.peek('startVisibilityAudit', caller)).toMatchObject({ allowed: true, remaining: 6 });
+      expect((await running.service.rateLimiter.peek('startVisibilityAudit', caller))).toMatchObject({ allowed: true, remaining: 6 });
     }
-    expect(running.service.rateLimiter.peek('startVisibilityAudit', creator)).toMatchObject({ allowed: true, remaining: 5 });
+    expect((await running.service.rateLimiter.peek('startVisibilityAudit', creator))).toMatchObject({ allowed: true, remaining: 5 });
   });
 });
 

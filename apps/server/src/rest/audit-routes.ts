@@ -30,8 +30,8 @@ export function auditRoutes(dependencies: AuditRouteDependencies): Router {
       const caller = callerKey(request);
       let rateLimit: { remaining: number; resetAt: Date } | undefined;
       const audit = await startVisibilityAudit({ ...dependencies, logger: request.log }, auditRequest, {
-        beforeSpend: () => {
-          rateLimit = consumeRateLimit(dependencies.rateLimiter, 'startVisibilityAudit', caller, response);
+        beforeSpend: async () => {
+          rateLimit = await consumeRateLimit(dependencies.rateLimiter, 'startVisibilityAudit', caller, response);
         },
       });
       response.json({

@@ -61,7 +61,7 @@ describe('limits across doors', () => {
     expect(audit.status).toBe(200);
     expect(audit.headers.get('x-ratelimit-remaining')).toBe('5');
     // Four more audits by the same caller (through the same limiter REST and the site use), then MCP.
-    for (let call = 0; call < 5; call += 1) expect(running.service.rateLimiter.consume('startVisibilityAudit', caller).allowed).toBe(true);
+    for (let call = 0; call < 5; call += 1) expect((await running.service.rateLimiter.consume('startVisibilityAudit', caller)).allowed).toBe(true);
     const client = await connectMcp(`${running.url}/mcp`, { 'X-Forwarded-For': caller });
     try {
       const result = (await client.callTool({

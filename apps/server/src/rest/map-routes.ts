@@ -123,7 +123,8 @@ export function mapReadAnswer(
 ): HttpAnswer {
   const lookup = options.reader.lookup(auditId);
   if (lookup === undefined) return apiErrorAnswer(AUDIT_NOT_FOUND, options.docsUrl);
-  const decision = options.rateLimiter.consume('getBuyerQuestionMap', caller);
+  // In memory (no store write per read), so the read path answers without awaiting.
+  const decision = options.rateLimiter.consumeLocal('getBuyerQuestionMap', caller);
   if (!decision.allowed) return apiErrorAnswer(rateLimitRefusal(decision, 'getBuyerQuestionMap'), options.docsUrl);
   const read = options.reader.read(lookup);
   const answer: HttpAnswer = {

@@ -7,13 +7,13 @@ import { ApiError } from '../http/api-error.js';
  * Counts one call of an operation for a caller: on success sets X-RateLimit-Remaining/Reset and
  * returns the numbers; past a limit throws the spec's 429 with an integer Retry-After.
  */
-export function consumeRateLimit(
+export async function consumeRateLimit(
   rateLimiter: RateLimiter,
   operation: LimitedOperation,
   caller: string,
   response: Response,
-): { remaining: number; resetAt: Date } {
-  const decision = consumeOrRefuse(rateLimiter, operation, caller);
+): Promise<{ remaining: number; resetAt: Date }> {
+  const decision = await consumeOrRefuse(rateLimiter, operation, caller);
   for (const [name, value] of rateLimitHeaders(decision)) response.setHeader(name, value);
   return { remaining: decision.remaining, resetAt: decision.resetAt };
 }
@@ -27,8 +27,8 @@ export function rateLimitHeaders(decision: { remaining: number; resetAt: Date })
 }
 
 /** Counts one call, or throws the spec's 429 ApiError (with an integer Retry-After) when a limit is reached. */
-export function consumeOrRefuse(rateLimiter: RateLimiter, operation: LimitedOperation, caller: string): RateLimitAllowed {
-  const decision = rateLimiter.consume(operation, caller);
+export async function consumeOrRefuse(rateLimiter: RateLimiter, operation: LimitedOperation, caller: string): Promise<RateLimitAllowed> {
+  const decision = await rateLimiter.consume(operation, caller);
   if (!decision.allowed) {
     const refusal = rateLimitRefusal(decision, operation);
     throw new ApiError(refusal.status, refusal.code, refusal.message, refusal.hint, refusal.headers);

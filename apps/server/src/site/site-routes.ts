@@ -124,7 +124,7 @@ export function siteRoutes(context: RouteContext, site: StaticSite, mapDependenc
     let auditRequest;
     try {
       auditRequest = parseAuditRequest(withoutEmpty(values), { hostMap: config.crawlHostMap });
-      consumeRateLimit(runtime.rateLimiter, 'startVisibilityAudit', callerKey(request), response);
+      await consumeRateLimit(runtime.rateLimiter, 'startVisibilityAudit', callerKey(request), response);
     } catch (error) {
       const failure = errorText(error);
       if (failure === undefined) throw error;

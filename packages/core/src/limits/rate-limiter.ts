@@ -1,4 +1,5 @@
-import type { CounterWindow, RateLimitRepository } from '../store/rate-limit-repository.js';
+import type { RateLimitStore } from '../store/ports.js';
+import type { CounterWindow } from '../store/rate-limit-repository.js';
 import {
   LIMIT_POLICIES,
   validateLimitPolicies,
@@ -42,11 +43,16 @@ export type RateLimitDecision = RateLimitAllowed | RateLimitRefused;
 
 export interface RateLimiter<Operation extends string = LimitedOperation> {
   /** Counts one call against every limit of the operation, or none of them when any is exhausted. */
-  consume(operation: Operation, callerKey: string): RateLimitDecision;
+  consume(operation: Operation, callerKey: string): Promise<RateLimitDecision>;
+  /**
+   * consume for an operation whose counters live in this process's memory (`inMemoryOperations`),
+   * synchronously, for read paths answered without awaiting; throws for any other operation.
+   */
+  consumeLocal(operation: Operation, callerKey: string): RateLimitDecision;
   /** What consume would answer now, without counting anything. */
-  peek(operation: Operation, callerKey: string): RateLimitDecision;
+  peek(operation: Operation, callerKey: string): Promise<RateLimitDecision>;
   /** Deletes counters of ended windows (consume also does this about once a minute); returns how many. */
-  prune(): number;
+  prune(): Promise<number>;
 }
 
 export interface RateLimiterOptions<Operation extends string> {
@@ -64,19 +70,11 @@ export interface RateLimiterOptions<Operation extends string> {
   inMemoryOperations?: readonly NoInfer<Operation>[];
 }
 
-/** What the limiter needs from a counter store: SQLite ({@link RateLimitRepository}) or {@link MemoryCounters}. */
-interface CounterStore {
-  usedCounts(windows: readonly CounterWindow[]): number[];
-  incrementAll(windows: readonly CounterWindow[]): void;
-  pruneEndedBefore(nowMs: number): number;
-  transaction<T>(work: () => T): T;
-}
-
 /**
  * Fixed-window counters in a Map: one entry per limit and caller, holding only the current window
  * (a call in a later window starts it again from zero), deleted once its window has ended.
  */
-export class MemoryCounters implements CounterStore {
+export class MemoryCounters {
   private readonly counters = new Map<string, { windowStartMs: number; windowEndMs: number; used: number }>();
 
   /** How many counters are held (each a caller of one limit whose window has not been pruned). */
@@ -111,9 +109,12 @@ export class MemoryCounters implements CounterStore {
     return removed;
   }
 
-  /** One process, synchronous work: nothing can interleave, so the work is its own transaction. */
-  transaction<T>(work: () => T): T {
-    return work();
+  /** The same all-or-none count as RateLimitStore.consume; one process, synchronous: nothing interleaves. */
+  consume(windows: readonly CounterWindow[], maxes: readonly number[]): { usedBefore: number[]; counted: boolean } {
+    const usedBefore = this.usedCounts(windows);
+    const counted = usedBefore.every((used, index) => used < (maxes[index] ?? 0));
+    if (counted) this.incrementAll(windows);
+    return { usedBefore, counted };
   }
 }
 
@@ -130,11 +131,12 @@ interface RuleWindow {
 }
 
 /**
- * Creates a rate limiter whose fixed-window counters live in SQLite (exact across processes and
- * restarts), except those of `inMemoryOperations`, which live in this process (exact within it).
+ * Creates a rate limiter whose fixed-window counters live in the store (the RateLimitStore port: exact
+ * across processes, instances and restarts), except those of `inMemoryOperations`, which live in this
+ * process (exact within it).
  */
 export function createRateLimiter<Operation extends string = LimitedOperation>(
-  repository: RateLimitRepository,
+  repository: RateLimitStore,
   options: RateLimiterOptions<Operation> = {},
 ): RateLimiter<Operation> {
   const policies = (options.policies ?? LIMIT_POLICIES) as LimitPolicies<Operation>;
@@ -144,7 +146,6 @@ export function createRateLimiter<Operation extends string = LimitedOperation>(
     if (!Object.hasOwn(policies, operation)) throw new TypeError(`in-memory rate limit "${operation}" has no policy`);
   }
   const memoryCounters = new MemoryCounters();
-  const storeFor = (operation: Operation): CounterStore => (inMemory.has(operation) ? memoryCounters : repository);
   const now = options.now ?? (() => new Date());
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   let lastPruneMs = Number.NEGATIVE_INFINITY;
@@ -203,31 +204,50 @@ export function createRateLimiter<Operation extends string = LimitedOperation>(
     };
   }
 
-  function prune(): number {
+  async function prune(): Promise<number> {
     const nowMs = now().getTime();
     lastPruneMs = nowMs;
-    return repository.pruneEndedBefore(nowMs) + memoryCounters.pruneEndedBefore(nowMs);
+    return (await repository.pruneEndedBefore(nowMs)) + memoryCounters.pruneEndedBefore(nowMs);
+  }
+
+  function pruneOccasionally(nowMs: number): Promise<unknown> | undefined {
+    if (nowMs - lastPruneMs < pruneIntervalMs) return undefined;
+    return prune();
+  }
+
+  function consumeLocal(operation: Operation, callerKey: string): RateLimitDecision {
+    if (!inMemory.has(operation)) throw new Error(`rate limit "${operation}" is not counted in memory; use consume()`);
+    const nowMs = now().getTime();
+    // The stored counters' prune runs in the background; the memory counters' at once.
+    if (nowMs - lastPruneMs >= pruneIntervalMs) void prune().catch(() => undefined);
+    const windows = windowsFor(operation, callerKey, nowMs);
+    const { usedBefore } = memoryCounters.consume(
+      windows.map((window) => window.counter),
+      windows.map((window) => window.rule.max),
+    );
+    return decide(windows, usedBefore, nowMs, true);
   }
 
   return {
-    consume(operation, callerKey) {
+    async consume(operation, callerKey) {
+      if (inMemory.has(operation)) return consumeLocal(operation, callerKey);
       const nowMs = now().getTime();
-      if (nowMs - lastPruneMs >= pruneIntervalMs) prune();
+      await pruneOccasionally(nowMs);
+      const windows = windowsFor(operation, callerKey, nowMs);
+      // All limits pass and count together, or none counts: one atomic store operation.
+      const { usedBefore } = await repository.consume(
+        windows.map((window) => window.counter),
+        windows.map((window) => window.rule.max),
+      );
+      return decide(windows, usedBefore, nowMs, true);
+    },
+    consumeLocal,
+    async peek(operation, callerKey) {
+      const nowMs = now().getTime();
       const windows = windowsFor(operation, callerKey, nowMs);
       const counters = windows.map((window) => window.counter);
-      const store = storeFor(operation);
-      // Read and increment in one IMMEDIATE transaction: all limits pass and count together, or none counts.
-      return store.transaction(() => {
-        const used = store.usedCounts(counters);
-        const decision = decide(windows, used, nowMs, true);
-        if (decision.allowed) store.incrementAll(counters);
-        return decision;
-      });
-    },
-    peek(operation, callerKey) {
-      const nowMs = now().getTime();
-      const windows = windowsFor(operation, callerKey, nowMs);
-      return decide(windows, storeFor(operation).usedCounts(windows.map((window) => window.counter)), nowMs, false);
+      const used = inMemory.has(operation) ? memoryCounters.usedCounts(counters) : await repository.usedCounts(counters);
+      return decide(windows, used, nowMs, false);
     },
     prune,
   };

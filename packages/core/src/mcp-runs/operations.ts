@@ -43,7 +43,7 @@ export async function startVisibilityRun(
   if (tracker.isStopping) {
     throw new VisibilityRunError('service_stopping', 'The service is restarting and takes no new checks right now.', 'Start the check again in 30 seconds.', 30);
   }
-  const decision = rateLimiter.consume('startVisibilityAudit', options.callerKey);
+  const decision = await rateLimiter.consume('startVisibilityAudit', options.callerKey);
   if (!decision.allowed) {
     // The same counter and the same words as REST and the site: one limit per caller, whatever the door.
     const { error, hint } = rateLimitText(decision, OPERATION_WORDS['startVisibilityAudit'] ?? 'audits');

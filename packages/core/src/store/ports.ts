@@ -1,11 +1,12 @@
 // The store's ports: one async interface per aggregate, each operation atomic (one statement or one
 // transaction in the adapter), so application code never reads, decides and writes back. Adapters:
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
-// Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore) and the monthly budget with the provider
-// call log (BudgetStore). The other aggregates (audits, maps, accounts, rate limits) are still the
-// synchronous SQLite repositories.
+// Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore), the monthly budget with the provider
+// call log (BudgetStore) and the rate-limit counters (RateLimitStore). The other aggregates (audits,
+// maps, accounts with sign-in links and tokens) are still the synchronous SQLite repositories.
 
 import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
+import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
 
@@ -62,4 +63,17 @@ export interface BudgetStore {
   reclaimStale(createdBeforeMs: number, at: Date): Promise<number>;
   /** Appends a provider call to the log on its own (a call that never reached a settlement: a refusal). */
   recordProviderCall(call: ProviderCallRecord): Promise<void>;
+}
+
+/** The rate limiter's fixed-window counters. */
+export interface RateLimitStore {
+  /**
+   * Reads the counters and, only when every one is below its max, adds one to each: all count or none,
+   * atomically (no two instances both take the last slot). Returns the counts before this call.
+   */
+  consume(windows: readonly CounterWindow[], maxes: readonly number[]): Promise<{ usedBefore: number[]; counted: boolean }>;
+  /** How many calls each counter has let through (0 for a window never used). */
+  usedCounts(windows: readonly CounterWindow[]): Promise<number[]>;
+  /** Deletes counters whose window has ended; returns how many went. */
+  pruneEndedBefore(nowMs: number): Promise<number>;
 }

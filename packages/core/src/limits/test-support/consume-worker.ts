@@ -19,7 +19,7 @@ while (Date.now() < Number(startAtText)) {
 }
 let allowed = 0;
 for (let attempt = 0; attempt < Number(attemptsText); attempt += 1) {
-  if (limiter.consume('burst', `worker-${process.pid}`).allowed) allowed += 1;
+  if ((await limiter.consume('burst', `worker-${process.pid}`)).allowed) allowed += 1;
 }
 store.close();
 process.stdout.write(`${JSON.stringify({ allowed })}\n`);
