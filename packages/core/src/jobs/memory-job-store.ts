@@ -17,7 +17,7 @@ export function createMemoryJobStore(): JobStore {
     job.updatedAt = nowMs;
     return { kind: job.kind, key: job.key, expiresAt: job.leaseExpiresAt, attempts: job.attempts };
   };
-  const enqueue = (kind: string, key: string, nowMs: number): boolean => {
+  const enqueue = (kind: string, key: string, nowMs: number, availableAtMs = 0): boolean => {
     if (jobs.has(id(kind, key))) return false;
     jobs.set(id(kind, key), {
       kind,
@@ -26,7 +26,7 @@ export function createMemoryJobStore(): JobStore {
       owner: undefined,
       ownerHost: undefined,
       ownerPid: undefined,
-      leaseExpiresAt: 0,
+      leaseExpiresAt: availableAtMs,
       attempts: 0,
       error: undefined,
       createdAt: nowMs,
@@ -39,8 +39,8 @@ export function createMemoryJobStore(): JobStore {
     return job !== undefined && job.status === 'open' && job.owner === owner ? job : undefined;
   };
   return {
-    async enqueue(kind, key, nowMs) {
-      return enqueue(kind, key, nowMs);
+    async enqueue(kind, key, nowMs, availableAtMs) {
+      return enqueue(kind, key, nowMs, availableAtMs);
     },
     async claim(kind, key, owner, leaseMs, nowMs) {
       enqueue(kind, key, nowMs);

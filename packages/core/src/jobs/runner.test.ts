@@ -148,6 +148,20 @@ describe('JobRunner', () => {
     expect(runs.map((run) => run.key)).toEqual(['left-by-dead']);
   });
 
+  it('runs scheduled work on whichever process scans first once its time has come', async () => {
+    const { runs, work } = recorder();
+    const a = runner(stores.open().jobRepository, A);
+    const b = runner(stores.open().jobRepository, B);
+    for (const [owner, created] of [[A, a], [B, b]] as const) created.register('tick', { run: (key, context) => work(owner.id)(context) });
+    expect(await a.schedule('tick', 'watch-1@day-1', Date.now() + 60_000)).toBe(true);
+    expect(await b.schedule('tick', 'watch-1@day-1', Date.now())).toBe(false);
+    await Promise.all([a.start(), b.start()]);
+    await vi.advanceTimersByTimeAsync(55_000);
+    expect(runs).toEqual([]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(runs.map((run) => run.key)).toEqual(['watch-1@day-1']);
+  });
+
   it('gives orphaned work (no lease row) a lease and runs it', async () => {
     const { runs, work } = recorder();
     const b = runner(stores.open().jobRepository, B);

@@ -244,6 +244,14 @@ export class JobRunner {
     return (await this.store.claim(kind, key, this.owner, this.leaseMs, this.now())) !== undefined;
   }
 
+  /**
+   * Schedules a job of a registered kind: any process's scan claims it from `atMs` on and runs it with
+   * the kind's handler (scheduled work). False when (kind, key) already exists (keys are unique per run).
+   */
+  schedule(kind: string, key: string, atMs: number = this.now()): Promise<boolean> {
+    return this.store.enqueue(kind, key, this.now(), atMs);
+  }
+
   /** Marks a job this process holds but will not run (or ran elsewhere) finished. */
   async finish(kind: string, key: string, status: 'done' | 'failed' = 'done', error?: string): Promise<boolean> {
     return this.store.finish(kind, key, this.owner.id, status, this.now(), error);

@@ -47,8 +47,11 @@ export interface JobLease {
  * `FOR UPDATE SKIP LOCKED`.
  */
 export interface JobStore {
-  /** Creates an open, unclaimed job unless (kind, key) exists in any state; true when created. */
-  enqueue(kind: string, key: string, nowMs: number): Promise<boolean>;
+  /**
+   * Creates an open, unclaimed job unless (kind, key) exists in any state; true when created. A scan
+   * claims it from `availableAtMs` on (default: at once), which is how work is scheduled for later.
+   */
+  enqueue(kind: string, key: string, nowMs: number, availableAtMs?: number): Promise<boolean>;
   /**
    * Claims one job for `owner` until `nowMs + leaseMs`, creating it when missing. Succeeds when the
    * job is open and its lease is free (expired or released) or already this owner's; undefined when

@@ -65,9 +65,16 @@ describe('buyer-question map: takeover by another process', () => {
     const processB = { ...mapDependencies(storeB, [openaiB, geminiB]), runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: 2, jobs: jobsB }) };
     processB.runner.register(processB);
     await jobsB.start();
-    // While A lives, B leaves the job alone (and a POST on B joins it without running it).
+    // While A lives, B leaves the job alone, and a POST on B joins it: it waits on the stored state
+    // (up to its wait) and answers the running state without asking anything.
     await vi.advanceTimersByTimeAsync(60_000);
     expect(await getBuyerQuestionMap(processB, auditId)).toMatchObject({ status: 'running', progress: { completed: 1, total: 6 } });
+    let joined: unknown;
+    void startBuyerQuestionMap(processB, { auditId }, { waitMs: 3_000 }).then((answer) => (joined = answer));
+    await vi.advanceTimersByTimeAsync(2_900);
+    expect(joined).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(joined).toMatchObject({ status: 'running', progress: { completed: 1, total: 6 } });
     expect(openaiB.calls.length + geminiB.calls.length).toBe(0);
 
     a.kill();

@@ -37,16 +37,16 @@ function fromRow(row: JobRow): JobRecord {
  * two processes on one file never both hold a job.
  */
 export class JobRepository extends SqlRepository implements JobStore {
-  async enqueue(kind: string, key: string, nowMs: number): Promise<boolean> {
-    return this.enqueueNow(kind, key, nowMs);
+  async enqueue(kind: string, key: string, nowMs: number, availableAtMs = 0): Promise<boolean> {
+    return this.enqueueNow(kind, key, nowMs, availableAtMs);
   }
 
-  private enqueueNow(kind: string, key: string, nowMs: number): boolean {
+  private enqueueNow(kind: string, key: string, nowMs: number, availableAtMs = 0): boolean {
     return (
       this.statement(`
         INSERT INTO job_leases (kind, key, status, lease_expires_at, attempts, created_at, updated_at)
-        VALUES (?, ?, 'open', 0, 0, ?, ?) ON CONFLICT DO NOTHING
-      `).run(kind, key, nowMs, nowMs).changes === 1
+        VALUES (?, ?, 'open', ?, 0, ?, ?) ON CONFLICT DO NOTHING
+      `).run(kind, key, availableAtMs, nowMs, nowMs).changes === 1
     );
   }
 

@@ -55,6 +55,10 @@ export function jobStoreContract(name: string, open: () => Promise<{ first: JobS
       expect((await first.claimExpired(['map'], A, LEASE, 10, 5)).map((lease) => lease.key)).toEqual(['m2']);
       expect(await first.claimExpired(['map'], A, LEASE, 10, 5)).toEqual([]);
       expect(await first.get('other', 'o1')).toMatchObject({ status: 'open', owner: undefined, attempts: 0 });
+      // Scheduled for later: not claimable before its time.
+      expect(await first.enqueue('map', 'later', 10, 5_000)).toBe(true);
+      expect(await second.claimExpired(['map'], B, LEASE, 4_999, 5)).toEqual([]);
+      expect((await second.claimExpired(['map'], B, LEASE, 5_000, 5)).map((lease) => lease.key)).toEqual(['later']);
     });
 
     it('frees the live-looking leases of owners named dead, and lists the owners of one host', async () => {

@@ -27,11 +27,11 @@ const lease = (row: LeaseRow): JobLease => ({ kind: row.kind, key: row.key, expi
 export class PgJobStore implements JobStore {
   constructor(private readonly pool: PgPool) {}
 
-  async enqueue(kind: string, key: string, nowMs: number): Promise<boolean> {
+  async enqueue(kind: string, key: string, nowMs: number, availableAtMs = 0): Promise<boolean> {
     const result = await this.pool.query(
       `INSERT INTO job_leases (kind, key, status, lease_expires_at, attempts, created_at, updated_at)
-       VALUES ($1, $2, 'open', 0, 0, $3, $3) ON CONFLICT DO NOTHING`,
-      [kind, key, nowMs],
+       VALUES ($1, $2, 'open', $4, 0, $3, $3) ON CONFLICT DO NOTHING`,
+      [kind, key, nowMs, availableAtMs],
     );
     return result.rowCount === 1;
   }
