@@ -216,7 +216,7 @@ describe('no account enumeration', () => {
     const service = await start();
     const { store } = service.service;
     store.auditRepository.insertAudit(auditRecord('known@acme.example'));
-    store.accountRepository.grantCredits('known@acme.example', 4);
+    await store.accountRepository.grantCredits('known@acme.example', 4);
 
     const known = await postJson(`${service.url}/auth/sign-in`, { email: 'known@acme.example' });
     const unknown = await postJson(`${service.url}/auth/sign-in`, { email: 'nobody@acme.example' });
@@ -336,7 +336,7 @@ describe('the account', () => {
     store.auditRepository.insertAudit(auditRecord('owner@acme.example', { brand: 'Older', createdAt: '2026-01-02T00:00:00.000Z', score: 40 }));
     store.auditRepository.insertAudit(auditRecord('owner@acme.example', { brand: 'Newer', createdAt: '2026-03-04T00:00:00.000Z', measured: false, score: 0 }));
     store.auditRepository.insertAudit(auditRecord('someone@else.example', { brand: 'Theirs' }));
-    store.accountRepository.grantCredits('owner@acme.example', 3);
+    await store.accountRepository.grantCredits('owner@acme.example', 3);
     const cookie = await signIn(service, 'owner@acme.example');
 
     expect(await (await account(service, cookie)).json()).toEqual({ email: 'owner@acme.example', credits: 3 });
@@ -366,7 +366,7 @@ describe('the account', () => {
     service.service.store.auditRepository.insertAudit(
       auditRecord('owner@acme.example', { brand: '<script>alert(1)</script>', createdAt: '2026-05-06T07:08:09.000Z', score: 71 }),
     );
-    service.service.store.accountRepository.grantCredits('owner@acme.example', 2);
+    await service.service.store.accountRepository.grantCredits('owner@acme.example', 2);
     const cookie = await signIn(service, 'owner@acme.example');
     const page = await fetch(`${service.url}/account`, { headers: { cookie } });
     expect(page.status).toBe(200);

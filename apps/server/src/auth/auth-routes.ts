@@ -106,16 +106,16 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     return session;
   };
 
-  const creditsOf = (session: Session): number => store.accountRepository.getAccount(session.email)?.credits ?? 0;
+  const creditsOf = async (session: Session): Promise<number> => (await store.accountRepository.getAccount(session.email))?.credits ?? 0;
   const auditsOf = (session: Session): AccountAuditSummary[] =>
     store.auditRepository
       .listAuditsByEmail(session.email)
       .map((record) => ({ ...toAuditSummary(record), tokens: listAuditTokens(store.tokenRepository, record.id) }));
 
-  const accountView = (session: Session): Extract<AccountPageView, { signedIn: true }> => ({
+  const accountView = async (session: Session): Promise<Extract<AccountPageView, { signedIn: true }>> => ({
     signedIn: true,
     email: session.email,
-    credits: creditsOf(session),
+    credits: await creditsOf(session),
     audits: auditsOf(session),
   });
 
@@ -156,7 +156,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     response.status(202).json({ ok: true });
   });
 
-  router.get('/auth/callback', (request, response) => {
+  router.get('/auth/callback', async (request, response) => {
     const email = consumeSignInLink(store.signInRepository, request.query.token, now());
     if (email === undefined) {
       sendHtml(
@@ -172,7 +172,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
       );
       return;
     }
-    store.accountRepository.ensureAccount(email, now());
+    await store.accountRepository.ensureAccount(email, now());
     response.setHeader('Set-Cookie', sessionCookie(createSessionToken(email, sessionSecret, now()), secure));
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Referrer-Policy', 'no-referrer');
@@ -192,11 +192,12 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
 
   router.use('/auth', answerFormError);
 
-  router.get('/api/account', (request, response) => {
+  router.get('/api/account', async (request, response) => {
     const session = requireSession(request);
+    const credits = await creditsOf(session);
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Vary', 'Cookie');
-    response.json({ email: session.email, credits: creditsOf(session) });
+    response.json({ email: session.email, credits });
   });
 
   router.get('/api/account/audits', (request, response) => {
@@ -213,7 +214,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     const notice = sent
       ? ({ kind: 'info', text: `We mailed a sign-in link to the address you gave. It works once, for ${SIGN_IN_LINK_TTL_SECONDS / 60} minutes; check your spam folder if it does not arrive.` } as const)
       : undefined;
-    sendHtml(response, 200, renderAccountPage(session === undefined ? { signedIn: false, notice } : { ...accountView(session), watches, notice }, siteLayout));
+    sendHtml(response, 200, renderAccountPage(session === undefined ? { signedIn: false, notice } : { ...(await accountView(session)), watches, notice }, siteLayout));
   });
 
   return router;

@@ -18,10 +18,10 @@ afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function balance(email: string): number | undefined {
+async function balance(email: string): Promise<number | undefined> {
   const store = openStore({ dataDir });
   try {
-    return store.accountRepository.getAccount(email)?.credits;
+    return (await store.accountRepository.getAccount(email))?.credits;
   } finally {
     store.close();
   }
@@ -33,12 +33,12 @@ describe('visibility credits grant', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('owner@x.com now has 3 credits\n');
-    expect(balance('owner@x.com')).toBe(3);
+    expect(await balance('owner@x.com')).toBe(3);
 
     const second = await runCli(['credits', 'grant', 'owner@x.com', '1'], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toBe('owner@x.com now has 4 credits\n');
-    expect(balance('owner@x.com')).toBe(4);
+    expect(await balance('owner@x.com')).toBe(4);
   });
 
   it.each([
@@ -58,7 +58,7 @@ describe('visibility credits grant', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Usage: visibility credits grant <email> <n>');
-    expect(balance('owner@x.com')).toBeUndefined();
+    expect(await balance('owner@x.com')).toBeUndefined();
   });
 
   it('exits 78 on a bad configuration and grants nothing', async () => {
@@ -66,6 +66,6 @@ describe('visibility credits grant', () => {
     expect(result.code).toBe(78);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('BASE_URL');
-    expect(balance('owner@x.com')).toBeUndefined();
+    expect(await balance('owner@x.com')).toBeUndefined();
   });
 });

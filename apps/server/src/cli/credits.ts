@@ -46,8 +46,9 @@ export async function runCredits(argv: string[], io: CliIo): Promise<number> {
   // Only the store: granting credits needs no provider lineup, simulator or mailer.
   const store = openStore({ dataDir: config.dataDir });
   try {
-    const balance = store.accountRepository.grantCredits(email, credits);
-    io.stdout.write(`${email} now has ${balance} credit${balance === 1 ? '' : 's'}\n`);
+    const balance = await store.accountRepository.grantCredits(email, credits);
+    io.stdout.write(`${email} now has ${balance} credit${balance === 1 ? '' : 's'}
+`);
     return EXIT_OK;
   } finally {
     store.close();

@@ -221,7 +221,7 @@ describe('credits under 200 concurrent re-runs', () => {
     for (const auditId of audits) expect((await postMap(auditId, {})).body.map.generation).toBe(1);
 
     const credits = 3;
-    accountRepository.grantCredits(OWNER, credits);
+    await accountRepository.grantCredits(OWNER, credits);
     const cookie = `${SESSION_COOKIE}=${createSessionToken(OWNER, SESSION_SECRET)}`;
     running.service.simulator?.setLatency(40);
     let replies: Reply[];
@@ -233,7 +233,7 @@ describe('credits under 200 concurrent re-runs', () => {
     const counts = statuses(replies);
     expect(Object.keys(counts).sort()).toEqual(['200', '402']);
     for (const reply of replies.filter((entry) => entry.status === 402)) expect(reply.body.code).toBe('no_credits');
-    expect(accountRepository.getAccount(OWNER)?.credits).toBe(0);
+    expect((await accountRepository.getAccount(OWNER))?.credits).toBe(0);
     // Exactly `credits` new generations, each paid by the owner, across all eight maps.
     const paid = running.service.store.database.prepare('SELECT COUNT(*) AS n FROM buyer_question_map_jobs WHERE charged_email = ?').get(OWNER) as { n: number };
     expect(paid.n).toBe(credits);

@@ -231,23 +231,23 @@ describe('buyer-question map: map stored', () => {
     ["another user's valid cookie", () => cookieFor('someone@else.test')],
     ['a malformed cookie', () => `${SESSION_COOKIE}=garbage`],
   ])('POST rerun with %s answers 401 unauthorized and spends nothing', async (_name, cookie) => {
-    running.service.store.accountRepository.grantCredits(OWNER, 1);
-    running.service.store.accountRepository.grantCredits('someone@else.test', 1);
-    const credits = running.service.store.accountRepository.getAccount(OWNER)?.credits;
+    await running.service.store.accountRepository.grantCredits(OWNER, 1);
+    await running.service.store.accountRepository.grantCredits('someone@else.test', 1);
+    const credits = (await running.service.store.accountRepository.getAccount(OWNER))?.credits;
     const before = running.service.simulator?.requests().length;
     const value = cookie();
     const result = await postMap(audit.id, { body: { rerun: true }, ...(value === undefined ? {} : { cookie: value }) });
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ ...API_ERROR, code: 'unauthorized' });
-    expect(running.service.store.accountRepository.getAccount(OWNER)?.credits).toBe(credits);
+    expect((await running.service.store.accountRepository.getAccount(OWNER))?.credits).toBe(credits);
     expect(running.service.simulator?.requests().length).toBe(before);
     expect(running.service.store.mapRepository.runningJob(audit.id)).toBeUndefined();
   });
 
   it('POST rerun by the signed-in owner re-measures every cell and costs one credit', async () => {
     const accounts = running.service.store.accountRepository;
-    accounts.grantCredits(OWNER, 1);
-    const credits = accounts.getAccount(OWNER)?.credits ?? 0;
+    await accounts.grantCredits(OWNER, 1);
+    const credits = (await accounts.getAccount(OWNER))?.credits ?? 0;
     const previous = running.service.store.mapRepository.latestGeneration(audit.id);
     const since = Date.now();
     // The owner is matched case-insensitively.
@@ -257,7 +257,7 @@ describe('buyer-question map: map stored', () => {
     expectFullMap(result.body.map, audit.id, audit.questions);
     expect(result.body.map.generation).toBe(previous + 1);
     expectEachCellAskedOnce(audit.questions, since);
-    expect(accounts.getAccount(OWNER)?.credits).toBe(credits - 1);
+    expect((await accounts.getAccount(OWNER))?.credits).toBe(credits - 1);
     stored = result.body.map;
     expect((await getMap(audit.id)).body).toEqual({ ok: true, cached: true, map: stored });
   });
@@ -265,8 +265,8 @@ describe('buyer-question map: map stored', () => {
   it('POST rerun spends exactly one credit under 5 concurrent re-runs', async () => {
     const accounts = running.service.store.accountRepository;
     // Drain whatever earlier tests left, then grant exactly one.
-    while (accounts.spendCredit(OWNER));
-    accounts.grantCredits(OWNER, 1);
+    while (await accounts.spendCredit(OWNER));
+    await accounts.grantCredits(OWNER, 1);
     const previous = running.service.store.mapRepository.latestGeneration(audit.id);
     running.service.simulator?.setLatency(100);
     try {
@@ -275,7 +275,7 @@ describe('buyer-question map: map stored', () => {
       // Those that arrive while the re-run is measuring join it; any after it finished find no credit.
       for (const result of results) expect([200, 402]).toContain(result.status);
       expect(results.filter((result) => result.status === 200).every((result) => result.body.map.generation === previous + 1)).toBe(true);
-      expect(accounts.getAccount(OWNER)?.credits).toBe(0);
+      expect((await accounts.getAccount(OWNER))?.credits).toBe(0);
       expect(running.service.store.mapRepository.latestGeneration(audit.id)).toBe(previous + 1);
       expect(running.service.store.mapRepository.job(audit.id, previous + 1)?.chargedEmail).toBe(OWNER);
     } finally {
@@ -285,7 +285,7 @@ describe('buyer-question map: map stored', () => {
 
   it('POST rerun by the owner with no credit left answers 402 no_credits and asks nothing', async () => {
     const accounts = running.service.store.accountRepository;
-    while (accounts.spendCredit(OWNER));
+    while (await accounts.spendCredit(OWNER));
     const before = running.service.simulator?.requests().length;
     const caller = nextCaller();
     const result = await postMap(audit.id, { body: { rerun: true }, cookie: cookieFor(OWNER), caller });

@@ -155,18 +155,18 @@ describe('/report/{auditId}', () => {
     // Nobody but the owner sees the button; the owner without credits is told why there is none.
     expect((await get(audit.reportPath)).text).not.toContain('Measure the buyer questions again');
     expect((await get(ownerReport, { cookie: ownerCookie() })).text).toContain('Measuring again costs one credit; this account has none left.');
-    running.service.store.accountRepository.grantCredits(OWNER, 1);
+    await running.service.store.accountRepository.grantCredits(OWNER, 1);
     const page = await get(ownerReport, { cookie: ownerCookie() });
     expect(page.text).toContain('Measure the buyer questions again (1 credit)');
     expect(page.text).toContain(`action="/report/${audit.id}/map"`);
     // A visitor with only the key cannot re-measure (401 from the core, shown on the page), and spends nothing.
     const refused = await post(`/report/${audit.id}/map${audit.reportPath.slice(audit.reportPath.indexOf('?'))}`, 'rerun=true');
     expect(refused.status).toBe(401);
-    expect(running.service.store.accountRepository.getAccount(OWNER)?.credits).toBe(1);
+    expect((await running.service.store.accountRepository.getAccount(OWNER))?.credits).toBe(1);
 
     const started = await post(`/report/${audit.id}/map`, 'rerun=true', { cookie: ownerCookie() });
     expect(started.status).toBe(303);
-    expect(running.service.store.accountRepository.getAccount(OWNER)?.credits).toBe(0);
+    expect((await running.service.store.accountRepository.getAccount(OWNER))?.credits).toBe(0);
     let after = await get(ownerReport, { cookie: ownerCookie() });
     for (let attempt = 0; attempt < 60 && running.service.store.mapRepository.runningJob(audit.id) !== undefined; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 250));

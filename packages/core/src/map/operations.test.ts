@@ -279,20 +279,20 @@ describe('re-running a stored map', () => {
 
   it('re-measures for the signed-in owner (any case) and spends exactly one credit', async () => {
     const { openai, dependencies, auditId, first } = await storedMap();
-    store.accountRepository.grantCredits(OWNER, 2);
+    await store.accountRepository.grantCredits(OWNER, 2);
     const rerun = mapOf(await startBuyerQuestionMap(dependencies, { auditId, rerun: true, signedInEmail: 'Owner@Pipedrive.TEST' }));
     expect(rerun.generation).toBe(2);
     expect(rerun.summary.questionsWon).toBe(0);
     expect(first.summary.questionsWon).toBe(3);
     expect(openai.calls).toHaveLength(6);
-    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(1);
+    expect((await store.accountRepository.getAccount(OWNER))?.credits).toBe(1);
     expect(store.mapRepository.job(auditId, 2)?.chargedEmail).toBe(OWNER);
     expect(await startBuyerQuestionMap(dependencies, { auditId })).toEqual({ ok: true, cached: true, map: rerun });
   });
 
   it('keeps the previous map readable until the re-measurement completes', async () => {
     const { dependencies, auditId, first } = await storedMap();
-    store.accountRepository.grantCredits(OWNER, 1);
+    await store.accountRepository.grantCredits(OWNER, 1);
     const release = deferred<void>();
     const slow = new ScriptedProvider('openai', 'demo-gpt', async (_request, provider) => {
       await release.promise;
@@ -357,7 +357,7 @@ describe('re-running a stored map', () => {
     }
   });
 
-  it('looks up only audits that exist, by an id in any case', () => {
+  it('looks up only audits that exist, by an id in any case', async () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const reader = createBuyerQuestionMapReader(dependencies);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '', "' OR 1=1 --"]) expect(reader.lookup(id)).toBeUndefined();
@@ -371,11 +371,11 @@ describe('re-running a stored map', () => {
     ['a signed-in user on an audit without an email', OWNER, undefined],
   ])('answers 401 unauthorized for %s, spending nothing', async (_name, signedInEmail, auditEmail) => {
     const { openai, dependencies, auditId } = await storedMap(auditEmail === undefined ? {} : { email: auditEmail });
-    store.accountRepository.grantCredits(OWNER, 1);
-    if (signedInEmail !== undefined && signedInEmail !== OWNER) store.accountRepository.grantCredits(signedInEmail, 1);
+    await store.accountRepository.grantCredits(OWNER, 1);
+    if (signedInEmail !== undefined && signedInEmail !== OWNER) (await store.accountRepository.grantCredits(signedInEmail, 1));
     await expectMapError(startBuyerQuestionMap(dependencies, { auditId, rerun: true, signedInEmail }), 'unauthorized', 401);
     expect(openai.calls).toHaveLength(3);
-    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(1);
+    expect((await store.accountRepository.getAccount(OWNER))?.credits).toBe(1);
     expect(store.mapRepository.latestGeneration(auditId)).toBe(1);
   });
 
@@ -394,11 +394,11 @@ describe('re-running a stored map', () => {
 
   it('spends one credit for concurrent re-runs: the others join the same re-measurement', async () => {
     const { openai, dependencies, auditId } = await storedMap();
-    store.accountRepository.grantCredits(OWNER, 5);
+    await store.accountRepository.grantCredits(OWNER, 5);
     const responses = await Promise.all(
       Array.from({ length: 5 }, () => startBuyerQuestionMap(dependencies, { auditId, rerun: true, signedInEmail: OWNER })),
     );
-    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(4);
+    expect((await store.accountRepository.getAccount(OWNER))?.credits).toBe(4);
     expect(responses.map((response) => mapOf(response).generation)).toEqual([2, 2, 2, 2, 2]);
     expect(openai.calls).toHaveLength(6);
   });
@@ -411,12 +411,12 @@ describe('re-running a stored map', () => {
     });
     const dependencies = mapDependencies(store, [openai]);
     const auditId = insertAudit(store, { email: OWNER });
-    store.accountRepository.grantCredits(OWNER, 1);
+    await store.accountRepository.grantCredits(OWNER, 1);
     await startBuyerQuestionMap(dependencies, { auditId }, { waitMs: 0 });
     const joined = startBuyerQuestionMap(dependencies, { auditId, rerun: true });
     release.resolve();
     expect(mapOf(await joined).generation).toBe(1);
-    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(1);
+    expect((await store.accountRepository.getAccount(OWNER))?.credits).toBe(1);
     expect(openai.calls).toHaveLength(3);
   });
 });

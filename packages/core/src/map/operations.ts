@@ -223,11 +223,11 @@ async function rerunMap(
     return awaitJob(dependencies, running, options);
   }
   // Checked before the rate-limit slot so an empty balance costs no slot; the spend below is the atomic one.
-  if ((accountRepository.getAccount(signedInEmail)?.credits ?? 0) < 1) throw noCredits();
+  if (((await accountRepository.getAccount(signedInEmail))?.credits ?? 0) < 1) throw noCredits();
   await options.beforeSpend?.();
   const questions = readFanout(audit).questions;
   const started = mapRepository.createRerunJob(newJob(dependencies, audit, questions, signedInEmail), () =>
-    accountRepository.spendCredit(signedInEmail),
+    accountRepository.spendCreditNow(signedInEmail),
   );
   if (started.outcome === 'no_credits') throw noCredits();
   if (started.outcome === 'started') {
@@ -235,7 +235,7 @@ async function rerunMap(
       await dependencies.runner.run(dependencies, started.job);
     } catch (error) {
       // The job could not start: it goes, and so does the credit it cost.
-      mapRepository.cancelJob(started.job.auditId, started.job.generation, () => accountRepository.refundCredit(signedInEmail));
+      mapRepository.cancelJob(started.job.auditId, started.job.generation, () => accountRepository.refundCreditNow(signedInEmail));
       throw error;
     }
   } else {

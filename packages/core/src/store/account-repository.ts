@@ -1,3 +1,4 @@
+import type { AccountStore } from './ports.js';
 import { SqlRepository } from './sql-repository.js';
 
 export interface AccountRecord {
@@ -6,29 +7,30 @@ export interface AccountRecord {
   createdAt: string;
 }
 
-/** SQL of accounts and their credits; every change is one atomic statement. */
-export class AccountRepository extends SqlRepository {
-  /** Reads an account (emails are kept lower-cased). */
-  getAccount(email: string): AccountRecord | undefined {
+/** SQL of accounts and their credits, the SQLite adapter of AccountStore; every change is one atomic statement. */
+export class AccountRepository extends SqlRepository implements AccountStore {
+  async getAccount(email: string): Promise<AccountRecord | undefined> {
+    return this.readAccount(email);
+  }
+
+  private readAccount(email: string): AccountRecord | undefined {
     const row = this.statement('SELECT email, credits, created_at AS createdAt FROM accounts WHERE email = ?').get(email.toLowerCase()) as
       | AccountRecord
       | undefined;
     return row;
   }
 
-  /** Creates the account if it does not exist yet. */
-  ensureAccount(email: string, now: Date = new Date()): AccountRecord {
+  async ensureAccount(email: string, now: Date = new Date()): Promise<AccountRecord> {
     const at = now.toISOString();
     this.statement('INSERT INTO accounts (email, credits, created_at, updated_at) VALUES (?, 0, ?, ?) ON CONFLICT (email) DO NOTHING').run(
       email.toLowerCase(),
       at,
       at,
     );
-    return this.getAccount(email) as AccountRecord;
+    return this.readAccount(email) as AccountRecord;
   }
 
-  /** Adds credits (creating the account); returns the new balance. */
-  grantCredits(email: string, credits: number, now: Date = new Date()): number {
+  async grantCredits(email: string, credits: number, now: Date = new Date()): Promise<number> {
     if (!Number.isInteger(credits) || credits <= 0) throw new RangeError('credits must be a positive whole number');
     const at = now.toISOString();
     const row = this.statement(`
@@ -39,8 +41,19 @@ export class AccountRepository extends SqlRepository {
     return row.credits;
   }
 
-  /** Spends one credit if there is one, atomically: true when spent, false when the balance was 0. */
-  spendCredit(email: string, now: Date = new Date()): boolean {
+  async spendCredit(email: string, now: Date = new Date()): Promise<boolean> {
+    return this.spendCreditNow(email, now);
+  }
+
+  async refundCredit(email: string, now: Date = new Date()): Promise<void> {
+    this.refundCreditNow(email, now);
+  }
+
+  /**
+   * spendCredit for a caller inside one SQLite transaction of the same database (the map re-run's, which
+   * starts the job and pays for it together): synchronous, so it joins that transaction.
+   */
+  spendCreditNow(email: string, now: Date = new Date()): boolean {
     const result = this.statement('UPDATE accounts SET credits = credits - 1, updated_at = ? WHERE email = ? AND credits > 0').run(
       now.toISOString(),
       email.toLowerCase(),
@@ -48,8 +61,8 @@ export class AccountRepository extends SqlRepository {
     return result.changes === 1;
   }
 
-  /** Gives back a credit spent for work that then could not run. */
-  refundCredit(email: string, now: Date = new Date()): void {
+  /** refundCredit inside one SQLite transaction of the same database (a cancelled re-run's). */
+  refundCreditNow(email: string, now: Date = new Date()): void {
     this.statement('UPDATE accounts SET credits = credits + 1, updated_at = ? WHERE email = ?').run(now.toISOString(), email.toLowerCase());
   }
 }

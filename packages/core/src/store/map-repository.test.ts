@@ -46,14 +46,14 @@ function cell(auditId: string, questionIndex: number, answer: string): MapCellRe
 }
 
 describe('MapRepository', () => {
-  it('creates the first job once, whichever connection asks', () => {
+  it('creates the first job once, whichever connection asks', async () => {
     const auditId = insertAudit(store);
     const created = Array.from({ length: 6 }, (_unused, index) => (index % 2 === 0 ? store : other).mapRepository.createFirstJob(newJob(auditId)));
     expect(created.filter(Boolean)).toHaveLength(1);
     expect(store.mapRepository.runningJob(auditId)).toMatchObject({ generation: 1, status: 'running', questions: ['Which CRM?', 'Which cheap CRM?'] });
   });
 
-  it('stores each cell once: a second answer for a stored cell changes nothing', () => {
+  it('stores each cell once: a second answer for a stored cell changes nothing', async () => {
     const auditId = insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     expect(store.mapRepository.insertCell(cell(auditId, 0, 'first'))).toBe(true);
@@ -62,23 +62,23 @@ describe('MapRepository', () => {
     expect(store.mapRepository.countCells(auditId, 1)).toBe(1);
   });
 
-  it('starts a re-run and spends its credit in one transaction; a running job is joined without spending', () => {
+  it('starts a re-run and spends its credit in one transaction; a running job is joined without spending', async () => {
     const auditId = insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     store.mapRepository.completeJob(auditId, 1, { generation: 1 }, new Date().toISOString());
-    store.accountRepository.grantCredits('owner@pipedrive.test', 1);
-    const spend = (repositories: Store) => () => repositories.accountRepository.spendCredit('owner@pipedrive.test');
+    await store.accountRepository.grantCredits('owner@pipedrive.test', 1);
+    const spend = (repositories: Store) => () => repositories.accountRepository.spendCreditNow('owner@pipedrive.test');
     const outcomes = Array.from({ length: 4 }, (_unused, index) => {
       const connection = index % 2 === 0 ? store : other;
       return connection.mapRepository.createRerunJob(newJob(auditId, 'Owner@Pipedrive.test'), spend(connection)).outcome;
     });
     expect(outcomes).toEqual(['started', 'joined', 'joined', 'joined']);
-    expect(store.accountRepository.getAccount('owner@pipedrive.test')?.credits).toBe(0);
+    expect((await store.accountRepository.getAccount('owner@pipedrive.test'))?.credits).toBe(0);
     expect(store.mapRepository.runningJob(auditId)).toMatchObject({ generation: 2, chargedEmail: 'owner@pipedrive.test' });
     expect(store.mapRepository.latestCompleteJob(auditId)?.map).toEqual({ generation: 1 });
   });
 
-  it('writes nothing when the re-run cannot be paid for', () => {
+  it('writes nothing when the re-run cannot be paid for', async () => {
     const auditId = insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     store.mapRepository.completeJob(auditId, 1, {}, new Date().toISOString());
@@ -86,7 +86,7 @@ describe('MapRepository', () => {
     expect(store.mapRepository.latestGeneration(auditId)).toBe(1);
   });
 
-  it('cancels a job that could not start together with its refund', () => {
+  it('cancels a job that could not start together with its refund', async () => {
     const auditId = insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     let refunds = 0;
@@ -96,7 +96,7 @@ describe('MapRepository', () => {
     expect(store.mapRepository.latestGeneration(auditId)).toBe(0);
   });
 
-  it('completes a job once, and lists only running jobs for resume', () => {
+  it('completes a job once, and lists only running jobs for resume', async () => {
     const first = insertAudit(store);
     const second = insertAudit(store);
     store.mapRepository.createFirstJob(newJob(first));

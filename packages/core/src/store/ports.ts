@@ -2,9 +2,11 @@
 // transaction in the adapter), so application code never reads, decides and writes back. Adapters:
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
 // Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore), the monthly budget with the provider
-// call log (BudgetStore) and the rate-limit counters (RateLimitStore). The other aggregates (audits,
-// maps, accounts with sign-in links and tokens) are still the synchronous SQLite repositories.
+// call log (BudgetStore), the rate-limit counters (RateLimitStore) and accounts with their credits
+// (AccountStore). The other aggregates (audits, maps, sign-in links, badge and share tokens) are still
+// the synchronous SQLite repositories.
 
+import type { AccountRecord } from './account-repository.js';
 import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
 import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
@@ -76,4 +78,17 @@ export interface RateLimitStore {
   usedCounts(windows: readonly CounterWindow[]): Promise<number[]>;
   /** Deletes counters whose window has ended; returns how many went. */
   pruneEndedBefore(nowMs: number): Promise<number>;
+}
+
+/** Accounts and their credits (emails are kept lower-cased). */
+export interface AccountStore {
+  getAccount(email: string): Promise<AccountRecord | undefined>;
+  /** Creates the account if it does not exist yet. */
+  ensureAccount(email: string, now?: Date): Promise<AccountRecord>;
+  /** Adds credits (creating the account); returns the new balance. */
+  grantCredits(email: string, credits: number, now?: Date): Promise<number>;
+  /** Spends one credit if there is one, atomically: true when spent, false when the balance was 0. */
+  spendCredit(email: string, now?: Date): Promise<boolean>;
+  /** Gives back a credit spent for work that then could not run. */
+  refundCredit(email: string, now?: Date): Promise<void>;
 }

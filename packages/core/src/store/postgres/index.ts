@@ -3,6 +3,7 @@
 export { applyPgMigrations, PG_MIGRATIONS_DIR, readPgMigrations } from './migrate.js';
 export type { PgMigration } from './migrate.js';
 export { PgJobStore } from './pg-job-store.js';
+export { PgAccountStore } from './pg-account-store.js';
 export { PgBudgetStore } from './pg-budget-store.js';
 export { PgRateLimitStore } from './pg-rate-limit-store.js';
 export { PgRunStore } from './pg-run-store.js';
