@@ -135,7 +135,7 @@ describe('watches over REST', () => {
     const created = await call('POST', '/api/watches', { body: { brand: 'HubSpot', category: 'CRM software', schedule: 'daily', questions: QUESTIONS, samples: 1 } });
     const id = created.body.id as string;
     expect(await call('POST', `/api/watches/${id}/runs`)).toMatchObject({ status: 402, body: { ...API_ERROR, code: 'no_credits' } });
-    running.service.store.accountRepository.grantCredits(OWNER, 1);
+    await running.service.store.accountRepository.grantCredits(OWNER, 1);
     const started = await call('POST', `/api/watches/${id}/runs`);
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ status: 'running', trigger: 'manual', mode: 'demo', joined: false, progress: { total: 9 } });

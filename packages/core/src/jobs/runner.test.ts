@@ -63,8 +63,8 @@ describe('JobRunner', () => {
     const { runs, work } = recorder();
     const a = runner(first.store, A);
     const b = runner(stores.open().jobRepository, B);
-    a.register('work', { run: (key, context) => work(A.id)(context) });
-    b.register('work', { run: (key, context) => work(B.id)(context) });
+    a.register('work', { run: (_key, context) => work(A.id)(context) });
+    b.register('work', { run: (_key, context) => work(B.id)(context) });
     expect(await a.submit('work', 'job-1')).toBe(true);
     expect(await b.submit('work', 'job-1')).toBe(false);
     await b.start();
@@ -92,7 +92,7 @@ describe('JobRunner', () => {
     const { runs, work } = recorder();
     const a = runner(first.store, A);
     const b = runner(stores.open().jobRepository, B);
-    b.register('work', { run: (key, context) => work(B.id)(context) });
+    b.register('work', { run: (_key, context) => work(B.id)(context) });
     await a.submit('work', 'job-2', work(A.id));
     first.kill(); // a pause: A's store calls fail for a while
     await b.start();
@@ -110,7 +110,7 @@ describe('JobRunner', () => {
     const { runs, work } = recorder();
     const a = runner(stores.open().jobRepository, A);
     const b = runner(stores.open().jobRepository, B);
-    b.register('work', { run: (key, context) => work(B.id)(context) });
+    b.register('work', { run: (_key, context) => work(B.id)(context) });
     await a.submit('work', 'job-3', work(A.id));
     await b.start();
     const stopped = a.stop(1_000);
@@ -143,7 +143,7 @@ describe('JobRunner', () => {
     await store.claim('work', 'held-by-alive', alive, 30_000, Date.now());
     const { runs, work } = recorder();
     const b = runner(stores.open().jobRepository, B, { reclaimDeadLocalOwners: true, isProcessAlive: (pid) => pid !== 999 });
-    b.register('work', { run: (key, context) => work(B.id)(context) });
+    b.register('work', { run: (_key, context) => work(B.id)(context) });
     expect(await b.start()).toBe(1);
     expect(runs.map((run) => run.key)).toEqual(['left-by-dead']);
   });
@@ -152,7 +152,7 @@ describe('JobRunner', () => {
     const { runs, work } = recorder();
     const a = runner(stores.open().jobRepository, A);
     const b = runner(stores.open().jobRepository, B);
-    for (const [owner, created] of [[A, a], [B, b]] as const) created.register('tick', { run: (key, context) => work(owner.id)(context) });
+    for (const [owner, created] of [[A, a], [B, b]] as const) created.register('tick', { run: (_key, context) => work(owner.id)(context) });
     expect(await a.schedule('tick', 'watch-1@day-1', Date.now() + 60_000)).toBe(true);
     expect(await b.schedule('tick', 'watch-1@day-1', Date.now())).toBe(false);
     await Promise.all([a.start(), b.start()]);
@@ -165,7 +165,7 @@ describe('JobRunner', () => {
   it('gives orphaned work (no lease row) a lease and runs it', async () => {
     const { runs, work } = recorder();
     const b = runner(stores.open().jobRepository, B);
-    b.register('work', { run: (key, context) => work(B.id)(context), orphans: async () => ['legacy-1', 'legacy-2'] });
+    b.register('work', { run: (_key, context) => work(B.id)(context), orphans: async () => ['legacy-1', 'legacy-2'] });
     expect(await b.start()).toBe(2);
     expect(runs.map((run) => run.key).sort()).toEqual(['legacy-1', 'legacy-2']);
   });

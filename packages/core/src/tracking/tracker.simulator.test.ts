@@ -168,8 +168,8 @@ describe('a watch over time against the simulator', () => {
     const resetAt = new Date('2026-12-01T00:00:00.000Z');
     const tracker = trackerOn(store, {
       budget: {
-        hasBudgetLeft: () => false,
-        status: () => ({ resetAt }) as never,
+        hasBudgetLeft: async () => false,
+        status: async () => ({ resetAt }) as never,
         prices: { costMicroUsd: () => 0 } as never,
       },
     });
@@ -185,10 +185,10 @@ describe('a watch over time against the simulator', () => {
     expect(history.skipped).toEqual([{ runId: run?.id, at: START.toISOString(), status: 'skipped', reason: run?.reason }]);
     expect(history.watch.nextRunAt).toBe(new Date(START.getTime() + DAY).toISOString());
     // Run now is recorded the same way, and spends no credit.
-    store.accountRepository.grantCredits(OWNER, 1);
+    await store.accountRepository.grantCredits(OWNER, 1);
     const now = await runWatchNow(tracker, OWNER, watchId);
     expect(now.run).toMatchObject({ status: 'skipped', trigger: 'manual', reason: run?.reason });
-    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(1);
+    expect((await store.accountRepository.getAccount(OWNER))?.credits).toBe(1);
     expect(simulator.requests()).toEqual([]);
   });
 
@@ -197,11 +197,11 @@ describe('a watch over time against the simulator', () => {
     const tracker = trackerOn(store);
     const watchId = await newWatch(tracker, { samples: 1 });
     await expect(runWatchNow(tracker, OWNER, watchId)).rejects.toMatchObject({ isFieldError: false, code: 'no_credits' });
-    store.accountRepository.grantCredits(OWNER, 1);
+    await store.accountRepository.grantCredits(OWNER, 1);
     const first = await runWatchNow(tracker, OWNER, watchId);
     const again = await runWatchNow(tracker, OWNER, watchId);
     expect(again).toMatchObject({ joined: true, run: { id: first.run.id } });
-    expect(store.accountRepository.getAccount(OWNER)?.credits).toBe(0);
+    expect((await store.accountRepository.getAccount(OWNER))?.credits).toBe(0);
     await tracker.idle();
     await expect(runWatchNow(tracker, 'someone@else.test', watchId)).rejects.toMatchObject({ isFieldError: false, code: 'watch_not_found' });
   });
