@@ -6,7 +6,7 @@
 //   npx tsx scripts/pg/cluster.ts     prints DATABASE_URL=… and keeps the cluster until Ctrl-C
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,21 +47,70 @@ function postgresIds(): { uid: number; gid: number } {
   return { uid, gid };
 }
 
+const PREFIX = 'visibility-pg-';
+/** The process that started a cluster; a cluster whose starter is gone (killed mid-run) is stale. */
+const OWNER_FILE = 'owner-pid';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process nobody has reaped yet (a zombie, common in containers) still answers signal 0.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+function runTool(bin: string, dir: string, tool: string, args: string[]): void {
+  const asRoot = process.getuid?.() === 0;
+  const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
+  const result = spawnSync(command, commandArgs as string[], { encoding: 'utf8', cwd: dir });
+  if (result.status !== 0) throw new Error(`${tool} failed (${result.status}):\n${result.stdout}${result.stderr}`);
+}
+
+/**
+ * Stops and removes the clusters this script left behind when the process that started them was killed
+ * (a test run cut by a timeout never reaches its teardown); returns how many. Clusters of live
+ * processes are left alone.
+ */
+export function reapStaleClusters(): number {
+  const bin = postgresBinDir();
+  let reaped = 0;
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    const ownerFile = join(dir, OWNER_FILE);
+    if (!existsSync(ownerFile)) continue;
+    const owner = Number(readFileSync(ownerFile, 'utf8').trim());
+    if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) continue;
+    try {
+      if (bin !== undefined && existsSync(join(dir, 'data', 'postmaster.pid'))) runTool(bin, dir, 'pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
+    } catch {
+      // already stopped
+    }
+    rmSync(dir, { recursive: true, force: true });
+    reaped += 1;
+  }
+  return reaped;
+}
+
 /** Starts a fresh cluster; throws with the tool's output when it cannot. */
 export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const bin = postgresBinDir();
   if (bin === undefined) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install -y postgresql)');
-  const dir = mkdtempSync(join(tmpdir(), 'visibility-pg-'));
+  const dir = mkdtempSync(join(tmpdir(), PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), `${process.pid}\n`);
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
     const { uid, gid } = postgresIds();
     chownSync(dir, uid, gid);
   }
-  const run = (tool: string, args: string[]): void => {
-    const [command, commandArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]] : [join(bin, tool), args];
-    const result = spawnSync(command, commandArgs as string[], { encoding: 'utf8', cwd: dir });
-    if (result.status !== 0) throw new Error(`${tool} failed (${result.status}):\n${result.stdout}${result.stderr}`);
-  };
+  const run = (tool: string, args: string[]): void => runTool(bin, dir, tool, args);
   const data = join(dir, 'data');
   try {
     run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);

@@ -12,6 +12,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import { createMemoryJobStore } from './memory-job-store.js';
@@ -90,10 +91,17 @@ export function processOwner(): JobOwner {
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists, it is just not ours to signal.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // A killed process nobody has reaped yet (a zombie, common under a container's init) still answers
+  // signal 0; on Linux its state says so. Elsewhere it counts as alive and its lease simply runs out.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return true;
   }
 }
 
