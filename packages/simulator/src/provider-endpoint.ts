@@ -66,6 +66,7 @@ export async function handleProviderCall(
   }
   if (fault?.kind === 'server_error') return reply(format.error({ kind: 'server_error', status: fault.status ?? 500 }));
 
+  await Promise.race([state.arrive(), new Promise<void>((resolve) => closing.addEventListener('abort', () => resolve(), { once: true }))]);
   await delay(state.latencyMs, closing);
   if (closing.aborted || response.destroyed) return;
 

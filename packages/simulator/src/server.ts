@@ -61,6 +61,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       state.latencyMs = Math.max(0, ms);
     },
     setBrandRate: (brand: string, rate: number | undefined) => state.setBrandRate(brand, rate),
+    holdAnswersUntil: (count: number) => state.holdAnswersUntil(count),
     reset: () => state.reset(),
     close: () => {
       // Hanging and delayed requests hold sockets open; destroy them so close() cannot hang.

@@ -12,6 +12,8 @@ export class SimulatorState {
   private readonly counters = new Map<string, number>();
   /** Brands whose mention rate was set (lower-cased name -> probability per answer): shifts the world for tests. */
   readonly brandRates = new Map<string, number>();
+  /** While set, answers wait until this many provider requests have arrived (a test's proof of concurrency). */
+  private barrier: { count: number; arrived: number; release: () => void; released: Promise<void> } | undefined;
 
   constructor(
     readonly seed: number,
@@ -57,8 +59,36 @@ export class SimulatorState {
     this.brandRates.set(key, rate);
   }
 
+  /**
+   * Holds every answer until `count` provider requests have arrived, then lets them all go; resolves then.
+   * A client that waits for one answer before asking the next never gets there (its test times out).
+   */
+  holdAnswersUntil(count: number): Promise<void> {
+    this.barrier?.release();
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.barrier = { count: Math.max(1, count), arrived: 0, release, released };
+    return released;
+  }
+
+  /** A provider request arrives: it waits at the barrier, if one is up, until the barrier falls. */
+  arrive(): Promise<void> {
+    const barrier = this.barrier;
+    if (barrier === undefined) return Promise.resolve();
+    barrier.arrived += 1;
+    if (barrier.arrived >= barrier.count) {
+      this.barrier = undefined;
+      barrier.release();
+    }
+    return barrier.released;
+  }
+
   /** Back to a fresh simulator with the same seed: same answers replay from the first call. */
   reset(): void {
+    this.barrier?.release();
+    this.barrier = undefined;
     this.log = [];
     this.faults.clear();
     this.counters.clear();

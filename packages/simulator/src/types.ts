@@ -60,6 +60,11 @@ export interface RunningSimulator {
    * (0 to 1), drawn per call. `undefined` restores the world's own preference.
    */
   setBrandRate(brand: string, rate: number | undefined): void;
+  /**
+   * Holds every answer until `count` provider requests have arrived, then answers them all; resolves then.
+   * Proves a client asks concurrently by the order of events, not by wall time.
+   */
+  holdAnswersUntil(count: number): Promise<void>;
   /** Forgets requests, faults and the per-prompt call counters, so answers replay from the start. */
   reset(): void;
   close(): Promise<void>;
