@@ -125,7 +125,8 @@ beforeAll(async () => {
     if (request.url !== '/') return sendText(response, 'not found', 404);
     response.writeHead(200, { 'content-type': 'text/html' });
     response.write(`<html lang="en"><head><title>Big page</title></head><body><h1>Big</h1>`);
-    writeMany(response, '<p>filler filler filler filler filler filler filler filler filler filler</p>', 60_000);
+    // Endless: a crawler that did not stop at its byte cap would never finish (the test would time out).
+    writeMany(response, '<p>filler filler filler filler filler filler filler filler filler filler</p>', Number.POSITIVE_INFINITY);
   });
 
   slow = await startFixtureServer((request, response) => {
@@ -266,13 +267,11 @@ describe('crawlSite: bot access', () => {
 });
 
 describe('crawlSite: bounds and failures', () => {
-  it('stops reading an oversized page at the byte cap and still reports it', async () => {
-    const started = Date.now();
+  it('stops reading an endless page at the byte cap and still reports it', async () => {
     const report = await crawlSite('acme.example', { hostMap: mapTo(oversized), lookup: noDns, maxBytes: 100_000 });
     expect(report.ok).toBe(true);
     expect(report.homepage).toMatchObject({ title: 'Big page', h1: ['Big'], truncated: true });
     expect(report.problems.some((problem) => problem.includes('only the start was read'))).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('times out a homepage that never answers, without throwing', async () => {
