@@ -215,7 +215,7 @@ describe('no account enumeration', () => {
   it('answers the same for an address with audits and credits as for an unknown one, and mails both', async () => {
     const service = await start();
     const { store } = service.service;
-    store.auditRepository.insertAudit(auditRecord('known@acme.example'));
+    await store.auditRepository.insertAudit(auditRecord('known@acme.example'));
     await store.accountRepository.grantCredits('known@acme.example', 4);
 
     const known = await postJson(`${service.url}/auth/sign-in`, { email: 'known@acme.example' });
@@ -333,9 +333,9 @@ describe('the account', () => {
   it('lists the audits attached to the signed-in email, newest first, and no one else\'s', async () => {
     const service = await start();
     const { store } = service.service;
-    store.auditRepository.insertAudit(auditRecord('owner@acme.example', { brand: 'Older', createdAt: '2026-01-02T00:00:00.000Z', score: 40 }));
-    store.auditRepository.insertAudit(auditRecord('owner@acme.example', { brand: 'Newer', createdAt: '2026-03-04T00:00:00.000Z', measured: false, score: 0 }));
-    store.auditRepository.insertAudit(auditRecord('someone@else.example', { brand: 'Theirs' }));
+    await store.auditRepository.insertAudit(auditRecord('owner@acme.example', { brand: 'Older', createdAt: '2026-01-02T00:00:00.000Z', score: 40 }));
+    await store.auditRepository.insertAudit(auditRecord('owner@acme.example', { brand: 'Newer', createdAt: '2026-03-04T00:00:00.000Z', measured: false, score: 0 }));
+    await store.auditRepository.insertAudit(auditRecord('someone@else.example', { brand: 'Theirs' }));
     await store.accountRepository.grantCredits('owner@acme.example', 3);
     const cookie = await signIn(service, 'owner@acme.example');
 
@@ -363,7 +363,7 @@ describe('the account', () => {
 
   it('renders /account signed in with escaped values, the CSP and no-store', async () => {
     const service = await start();
-    service.service.store.auditRepository.insertAudit(
+    await service.service.store.auditRepository.insertAudit(
       auditRecord('owner@acme.example', { brand: '<script>alert(1)</script>', createdAt: '2026-05-06T07:08:09.000Z', score: 71 }),
     );
     await service.service.store.accountRepository.grantCredits('owner@acme.example', 2);

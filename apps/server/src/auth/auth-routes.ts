@@ -107,16 +107,14 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
   };
 
   const creditsOf = async (session: Session): Promise<number> => (await store.accountRepository.getAccount(session.email))?.credits ?? 0;
-  const auditsOf = (session: Session): AccountAuditSummary[] =>
-    store.auditRepository
-      .listAuditsByEmail(session.email)
-      .map((record) => ({ ...toAuditSummary(record), tokens: listAuditTokens(store.tokenRepository, record.id) }));
+  const auditsOf = async (session: Session): Promise<AccountAuditSummary[]> =>
+    (await store.auditRepository.listAuditsByEmail(session.email)).map((record) => ({ ...toAuditSummary(record), tokens: listAuditTokens(store.tokenRepository, record.id) }));
 
   const accountView = async (session: Session): Promise<Extract<AccountPageView, { signedIn: true }>> => ({
     signedIn: true,
     email: session.email,
     credits: await creditsOf(session),
-    audits: auditsOf(session),
+    audits: await auditsOf(session),
   });
 
   /** Form posts answer failures as the page with the message; JSON callers get the ApiError. */
@@ -200,11 +198,11 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     response.json({ email: session.email, credits });
   });
 
-  router.get('/api/account/audits', (request, response) => {
+  router.get('/api/account/audits', async (request, response) => {
     const session = requireSession(request);
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Vary', 'Cookie');
-    response.json({ audits: auditsOf(session) });
+    response.json({ audits: await auditsOf(session) });
   });
 
   router.get('/account', async (request, response) => {

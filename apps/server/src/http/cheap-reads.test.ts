@@ -19,9 +19,9 @@ afterAll(async () => {
   await running.stop();
 });
 
-function insertAudit(): string {
+async function insertAudit(): Promise<string> {
   const id = randomUUID();
-  running.service.store.auditRepository.insertAudit({
+  await running.service.store.auditRepository.insertAudit({
     id,
     createdAt: new Date(Date.now() - 86_400_000).toISOString(),
     brand: 'Acme & Sons',
@@ -38,13 +38,13 @@ function insertAudit(): string {
   return id;
 }
 
-function badgeToken(): string {
-  return mintAuditToken(running.service.store.tokenRepository, { auditId: insertAudit(), kind: 'badge', createdBy: 'owner@acme.example' });
+async function badgeToken(): Promise<string> {
+  return mintAuditToken(running.service.store.tokenRepository, { auditId: await insertAudit(), kind: 'badge', createdBy: 'owner@acme.example' });
 }
 
 /** An audit with a stored (complete) buyer-question map of one question and one provider. */
-function auditWithMap(): string {
-  const auditId = insertAudit();
+async function auditWithMap(): Promise<string> {
+  const auditId = await insertAudit();
   const { mapRepository } = running.service.store;
   const createdAt = new Date().toISOString();
   const job = { auditId, mode: 'live', brand: 'Acme & Sons', website: 'https://acme.example/', competitors: [], questions: ['Which CRM?'], providers: [{ provider: 'openai' as const, model: 'gpt-test' }], createdAt };
@@ -117,13 +117,13 @@ const CONDITIONAL = { 'if-modified-since': 'Sat, 01 Jan 2000 00:00:00 GMT' };
 
 describe('GET /api/badge/{token} before Express', () => {
   for (const [label, path] of [
-    ['a fresh badge', () => `/api/badge/${badgeToken()}`],
-    ['a fresh badge with a query string', () => `/api/badge/${badgeToken()}?style=flat`],
-    ['an unknown token (404 SVG)', () => `/api/badge/vb_${'A'.repeat(43)}`],
+    ['a fresh badge', async () => `/api/badge/${await badgeToken()}`],
+    ['a fresh badge with a query string', async () => `/api/badge/${await badgeToken()}?style=flat`],
+    ['an unknown token (404 SVG)', async () => `/api/badge/vb_${'A'.repeat(43)}`],
     ['a malformed token (404 SVG)', () => '/api/badge/nonsense'],
   ] as const) {
     it(`answers ${label} exactly as the Express route does`, async () => {
-      const url = path();
+      const url = await path();
       const fast = await get(url, { 'x-request-id': 'fast-path-0001' });
       const express = await get(url, { 'x-request-id': 'fast-path-0001', ...CONDITIONAL });
       expect(fast.status).toBe(express.status);
@@ -134,7 +134,7 @@ describe('GET /api/badge/{token} before Express', () => {
   }
 
   it('writes the same access-log line, and a new request id when the incoming one is not plain', async () => {
-    const url = `/api/badge/${badgeToken()}`;
+    const url = `/api/badge/${await badgeToken()}`;
     await get(url, { 'x-request-id': 'fast-path-log-1' });
     await get(url, { 'x-request-id': 'fast-path-log-2', ...CONDITIONAL });
     expect({ ...logLine('fast-path-log-1'), requestId: 'x' }).toEqual({ ...logLine('fast-path-log-2'), requestId: 'x' });
@@ -145,7 +145,7 @@ describe('GET /api/badge/{token} before Express', () => {
   });
 
   it('leaves HEAD, other paths and letter case to Express, which still answers them', async () => {
-    const token = badgeToken();
+    const token = await badgeToken();
     const head = await get(`/api/badge/${token}`, {}, 'HEAD');
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
@@ -157,7 +157,7 @@ describe('GET /api/badge/{token} before Express', () => {
 
 describe('GET /api/badge/{token}: entity tags', () => {
   it('tags the badge with its bytes and answers a matching If-None-Match with 304, on both paths', async () => {
-    const url = `/api/badge/${badgeToken()}`;
+    const url = `/api/badge/${await badgeToken()}`;
     const first = await get(url, {});
     const etag = header(first, 'etag') ?? '';
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
@@ -196,13 +196,13 @@ describe('GET /api/audit/{auditId}/fanout-map before Express', () => {
   const withoutReset = (raw: Raw) => headerLines(raw).filter((line) => !line.startsWith('X-RateLimit-Reset: '));
 
   for (const [label, path] of [
-    ['a stored map', () => `/api/audit/${auditWithMap()}/fanout-map`],
-    ['a stored map, id in capitals', () => `/api/audit/${auditWithMap().toUpperCase()}/fanout-map`],
-    ['an audit with no map yet', () => `/api/audit/${insertAudit()}/fanout-map`],
-    ['an unknown audit (404 ApiError)', () => `/api/audit/${randomUUID()}/fanout-map`],
+    ['a stored map', async () => `/api/audit/${await auditWithMap()}/fanout-map`],
+    ['a stored map, id in capitals', async () => `/api/audit/${(await auditWithMap()).toUpperCase()}/fanout-map`],
+    ['an audit with no map yet', async () => `/api/audit/${await insertAudit()}/fanout-map`],
+    ['an unknown audit (404 ApiError)', async () => `/api/audit/${randomUUID()}/fanout-map`],
   ] as const) {
     it(`answers ${label} exactly as the Express route does`, async () => {
-      const url = path();
+      const url = await path();
       const requestId = uniqueRequestId();
       const fast = await get(url, { 'x-request-id': requestId, 'x-forwarded-for': freshCaller() });
       const express = await get(url, { 'x-request-id': requestId, 'x-forwarded-for': freshCaller(), ...CONDITIONAL });
@@ -215,7 +215,7 @@ describe('GET /api/audit/{auditId}/fanout-map before Express', () => {
   }
 
   it('answers the stored map with its tag, revalidates it to 304 (still a counted read), and shares one limit with Express', async () => {
-    const auditId = auditWithMap();
+    const auditId = await auditWithMap();
     const url = `/api/audit/${auditId}/fanout-map`;
     const caller = freshCaller();
     const first = await get(url, { 'x-forwarded-for': caller });
@@ -240,7 +240,7 @@ describe('GET /api/audit/{auditId}/fanout-map before Express', () => {
   });
 
   it('refuses a caller past its limit with the 429 ApiError on both paths, If-None-Match or not', async () => {
-    const url = `/api/audit/${auditWithMap()}/fanout-map`;
+    const url = `/api/audit/${await auditWithMap()}/fanout-map`;
     const caller = freshCaller();
     let last: Raw | undefined;
     // 120 a minute; a minute boundary inside the loop gives at most 120 more.
@@ -289,7 +289,7 @@ describe('the 404 of an unknown API path before Express', () => {
   it('never answers 404 for a path a route serves, in any letter case', async () => {
     expect((await get('/API/Account', {})).status).toBe(401);
     expect((await get('/api/account/audits', {})).status).toBe(401);
-    expect((await get(`/Api/Badge/${badgeToken()}`, {})).status).toBe(200);
+    expect((await get(`/Api/Badge/${await badgeToken()}`, {})).status).toBe(200);
   });
 
   it('knows the API routes from the app itself', async () => {

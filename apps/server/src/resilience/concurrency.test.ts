@@ -210,9 +210,9 @@ describe('credits under 200 concurrent re-runs', () => {
     const running = await serve({ SESSION_SECRET });
     const { accountRepository, mapRepository } = running.service.store;
     // Eight audits of the owner with two buyer questions each (stored directly: their crawl is not what is tested).
-    const audits = Array.from({ length: 8 }, (_unused, index) =>
+    const audits = await Promise.all(Array.from({ length: 8 }, (_unused, index) =>
       insertAuditWithQuestions(running.service.store, [`Which CRM is best for team ${index}?`, `Best CRM for a ${index}-person agency?`], OWNER),
-    );
+    ));
     let caller = 0;
     const postMap = (auditId: string, body: unknown, cookie?: string) =>
       postJson(`${running.url}/api/audit/${auditId}/fanout-map`, body, {

@@ -63,10 +63,10 @@ function providerCalls(since: string): Array<{ provider: string; outcome: string
 
 /** A stored audit with its own buyer questions, so what the simulator is asked for them is this test's alone. */
 let maps = 0;
-function mapAudit(count = 4): { auditId: string; questions: string[] } {
+async function mapAudit(count = 4): Promise<{ auditId: string; questions: string[] }> {
   maps += 1;
   const questions = Array.from({ length: count }, (_unused, index) => `Which CRM would you pick for sales team ${maps}-${index}?`);
-  return { auditId: insertAuditWithQuestions(running.service.store, questions), questions };
+  return { auditId: await insertAuditWithQuestions(running.service.store, questions), questions };
 }
 
 const postMap = (auditId: string) =>
@@ -123,7 +123,7 @@ describe('provider storms during an audit', () => {
     expect(logged.every((call) => call.outcome === 'failed' && FAILURE_KINDS.includes(call.failure_kind ?? ''))).toBe(true);
 
     // Stored as answered.
-    const stored = running.service.store.auditRepository.getAudit(body.id);
+    const stored = await running.service.store.auditRepository.getAudit(body.id);
     expect(stored?.measured).toBe(true);
     expect((stored?.response as { providerErrors: unknown[] }).providerErrors).toEqual(body.providerErrors);
   });
@@ -139,16 +139,16 @@ describe('provider storms during an audit', () => {
     expect(body.audit.notMeasuredReason).toMatch(/Every provider asked failed/);
     expect(body.providerFindings).toEqual([]);
     expect(body.providerErrors?.map((failure) => failure.provider).sort()).toEqual([...PROVIDERS]);
-    const stored = running.service.store.auditRepository.getAudit(body.id);
+    const stored = await running.service.store.auditRepository.getAudit(body.id);
     expect(stored).toMatchObject({ measured: false, score: null });
     // A not-measured audit never feeds the category benchmark as a 0.
-    expect(running.service.store.auditRepository.latestScoresInCategory(stored?.categoryKey ?? '', 'nobody', 'demo')).not.toContain(0);
+    expect(await running.service.store.auditRepository.latestScoresInCategory(stored?.categoryKey ?? '', 'nobody', 'demo')).not.toContain(0);
   });
 });
 
 describe('provider storms during a buyer-question map', () => {
   it('stores the map with the failing provider cells failed with their reasons; a hang and a burst are absorbed by the retry', async () => {
-    const { auditId, questions } = mapAudit();
+    const { auditId, questions } = await mapAudit();
     // gemini down for the whole map; openai hangs once (a timeout, then the retry answers); anthropic takes a burst.
     simulator().injectFaults([...providerStorm('gemini', questions.length), { kind: 'hang', provider: 'openai' }, ...transientStorm('anthropic', 1)]);
     const posted = await postMap(auditId);
@@ -267,7 +267,7 @@ describe('the store refusing writes', () => {
     expect(next.headers.get('x-ratelimit-remaining')).toBe('4');
     expect(blip.calls()).toBe(2);
     expect(countAudits()).toBe(auditsBefore + 1);
-    expect(running.service.store.auditRepository.getAudit(next.body.id)?.response).toEqual(expect.objectContaining({ id: next.body.id, audit: next.body.audit }));
+    expect((await running.service.store.auditRepository.getAudit(next.body.id))?.response).toEqual(expect.objectContaining({ id: next.body.id, audit: next.body.audit }));
   });
 
   it('an MCP run whose audit cannot be saved fails as store_unavailable and does not hold the quota', async () => {
@@ -289,7 +289,7 @@ describe('the store refusing writes', () => {
   });
 
   it('a map whose writes fail for a moment still completes: every cell stored once, asked once', async () => {
-    const { auditId, questions } = mapAudit();
+    const { auditId, questions } = await mapAudit();
     const total = questions.length * 3;
     const since = Date.now();
     // Three cell writes refused, then the write that completes the job.
@@ -313,7 +313,7 @@ describe('the store refusing writes', () => {
   });
 
   it('a map whose cell writes keep failing answers the running state, and the next POST stores the held answers without asking again', async () => {
-    const { auditId, questions } = mapAudit();
+    const { auditId, questions } = await mapAudit();
     const total = questions.length * 3;
     const since = Date.now();
     const seam = refuse(running.service.store.mapRepository, 'insertCell', Number.POSITIVE_INFINITY);

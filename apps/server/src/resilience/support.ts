@@ -78,9 +78,9 @@ export async function waitForRun(client: Client, runId: string, deadlineMs = 60_
  * Stores an audit of Pipedrive (https://pipedrive.test/) with the given buyer questions, as POST /api/audit
  * would, without running one: for tests of the map, where the audit's own measurement is not the subject.
  */
-export function insertAuditWithQuestions(store: Store, questions: readonly string[], email?: string): string {
+export async function insertAuditWithQuestions(store: Store, questions: readonly string[], email?: string): Promise<string> {
   const id = randomUUID();
-  store.auditRepository.insertAudit({
+  await store.auditRepository.insertAudit({
     id,
     createdAt: new Date().toISOString(),
     brand: 'Pipedrive',

@@ -58,7 +58,7 @@ describe('POST /api/audit', () => {
     expect(site.requests.some((line) => line.endsWith(' /robots.txt'))).toBe(true);
     expect(JSON.stringify(body.personalizedNextSteps)).toMatch(/OAI-SearchBot/);
     // Stored, so the map and the badge can find it later.
-    expect(running.service.store.auditRepository.getAudit(body.id)?.brand).toBe('Pipedrive');
+    expect((await running.service.store.auditRepository.getAudit(body.id))?.brand).toBe('Pipedrive');
     // No buyer question named the brand.
     const buyerPrompts = running.service.simulator?.requests().filter((request) => request.kind !== 'recognition') ?? [];
     for (const request of buyerPrompts) expect(request.prompt.toLowerCase()).not.toContain('pipedrive');

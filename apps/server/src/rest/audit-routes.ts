@@ -49,9 +49,9 @@ export function auditRoutes(dependencies: AuditRouteDependencies): Router {
    * link's key (`?key=`, from `reportUrl`) or the signed-in owner. Anyone else gets the same 404 as for an
    * unknown id, so ids cannot be probed.
    */
-  router.get('/api/audit/:auditId', (request, response) => {
+  router.get('/api/audit/:auditId', async (request, response) => {
     const auditId = String(request.params.auditId).toLowerCase();
-    const stored = UUID.test(auditId) ? dependencies.auditRepository.getAudit(auditId) : undefined;
+    const stored = UUID.test(auditId) ? await dependencies.auditRepository.getAudit(auditId) : undefined;
     const session = stored === undefined ? undefined : readSession(request, dependencies.sessionSecret);
     const owner = session !== undefined && stored?.email !== undefined && session.email.toLowerCase() === stored.email.toLowerCase();
     if (stored === undefined || !(owner || isReportKey(dependencies.sessionSecret, stored.id, request.query['key']))) {

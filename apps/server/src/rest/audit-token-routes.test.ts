@@ -22,9 +22,9 @@ afterAll(async () => {
 });
 
 /** Stores an audit as POST /api/audit would, returning its id. */
-function insertAudit(overrides: Partial<AuditRecord> = {}): string {
+async function insertAudit(overrides: Partial<AuditRecord> = {}): Promise<string> {
   const id = randomUUID();
-  running.service.store.auditRepository.insertAudit({
+  await running.service.store.auditRepository.insertAudit({
     id,
     createdAt: new Date(Date.now() - DAY_MS).toISOString(),
     brand: 'Acme CRM',
@@ -72,7 +72,7 @@ const utcMonth = (date: Date) => `${date.toLocaleString('en-US', { month: 'short
 
 describe('POST /api/audit/{auditId}/badge-token', () => {
   it('lets the signed-in owner mint a badge token, with its URLs and the embed (email compared case-insensitively)', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const result = await mint(auditId);
     expect(result.status).toBe(201);
     expect(result.headers.get('cache-control')).toBe('no-store');
@@ -87,14 +87,14 @@ describe('POST /api/audit/{auditId}/badge-token', () => {
   });
 
   it('escapes the brand in the embed alt text', async () => {
-    const auditId = insertAudit({ brand: `<script>alert("x")</script> & 'Co'` });
+    const auditId = await insertAudit({ brand: `<script>alert("x")</script> & 'Co'` });
     const result = await mint(auditId);
     expect(result.body.embedHtml).toContain('alt="AI visibility of &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;Co&#39;"');
     expect(result.body.embedHtml).not.toContain('<script');
   });
 
   it('refuses a request sent from another site with the owner cookie (403 cross_origin)', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const response = await fetch(`${running.url}/api/audit/${auditId}/badge-token`, {
       method: 'POST',
       headers: { cookie: ownerCookie(), origin: 'https://evil.example' },
@@ -109,13 +109,13 @@ describe('POST /api/audit/{auditId}/badge-token', () => {
   });
 
   it('answers 401 unauthorized without a session cookie', async () => {
-    const result = await mint(insertAudit(), 'badge-token', null);
+    const result = await mint(await insertAudit(), 'badge-token', null);
     expect(result.status).toBe(401);
     expect(result.body).toEqual({ ...API_ERROR, code: 'unauthorized' });
   });
 
   it('answers 401 for a forged, tampered or expired cookie', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const genuine = createSessionToken('owner@acme.example', SESSION_SECRET);
     const [payload = '', signature = ''] = genuine.split('.');
     const otherPayload = Buffer.from(JSON.stringify({ email: 'owner@acme.example', exp: Math.floor(Date.now() / 1000) + 9_999_999, v: 1 })).toString('base64url');
@@ -134,10 +134,10 @@ describe('POST /api/audit/{auditId}/badge-token', () => {
   });
 
   it("answers 403 forbidden for another user's valid cookie, and for an audit that has no owner", async () => {
-    const other = await mint(insertAudit(), 'badge-token', cookieFor('someone@else.example'));
+    const other = await mint(await insertAudit(), 'badge-token', cookieFor('someone@else.example'));
     expect(other.status).toBe(403);
     expect(other.body).toEqual({ ...API_ERROR, code: 'forbidden' });
-    const ownerless = await mint(insertAudit({ email: undefined }));
+    const ownerless = await mint(await insertAudit({ email: undefined }));
     expect(ownerless.status).toBe(403);
     expect(ownerless.body.code).toBe('forbidden');
   });
@@ -155,14 +155,14 @@ describe('POST /api/audit/{auditId}/badge-token', () => {
 
 describe('POST /api/audit/{auditId}/share-link', () => {
   it('lets the owner mint a share link', async () => {
-    const result = await mint(insertAudit(), 'share-link');
+    const result = await mint(await insertAudit(), 'share-link');
     expect(result.status).toBe(201);
     expect(result.body.token).toMatch(/^vs_[A-Za-z0-9_-]{43}$/);
     expect(result.body).toEqual({ token: result.body.token, url: `${BASE_URL}/share/${result.body.token}` });
   });
 
   it('is owner only like the badge token', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     expect((await mint(auditId, 'share-link', null)).status).toBe(401);
     expect((await mint(auditId, 'share-link', cookieFor('someone@else.example'))).status).toBe(403);
   });
@@ -170,7 +170,7 @@ describe('POST /api/audit/{auditId}/share-link', () => {
 
 describe('tokens are stored hashed', () => {
   it('keeps the raw token out of the table and the database file', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const badge = await mintBadge(auditId);
     const share = (await mint(auditId, 'share-link')).body.token as string;
     const { database, path } = running.service.store;
@@ -188,7 +188,7 @@ describe('tokens are stored hashed', () => {
 describe('GET /api/badge/{token}', () => {
   it('draws a fresh badge: SVG, cached for a day, no sniffing, a strict CSP', async () => {
     const createdAt = new Date(Date.now() - DAY_MS);
-    const token = await mintBadge(insertAudit({ createdAt: createdAt.toISOString(), brand: 'Acme & Sons' }));
+    const token = await mintBadge(await insertAudit({ createdAt: createdAt.toISOString(), brand: 'Acme & Sons' }));
     const result = await call('GET', `/api/badge/${token}`);
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toBe(SVG_TYPE);
@@ -201,7 +201,7 @@ describe('GET /api/badge/{token}', () => {
   });
 
   it('stale: 61 days after the audit the badge asks for a re-check and claims no measurement', async () => {
-    const token = await mintBadge(insertAudit({ createdAt: new Date(Date.now() - 61 * DAY_MS).toISOString() }));
+    const token = await mintBadge(await insertAudit({ createdAt: new Date(Date.now() - 61 * DAY_MS).toISOString() }));
     const result = await call('GET', `/api/badge/${token}`);
     expect(result.status).toBe(200);
     expect(result.headers.get('content-type')).toBe(SVG_TYPE);
@@ -211,7 +211,7 @@ describe('GET /api/badge/{token}', () => {
   });
 
   it('is not cached past the moment it turns stale', async () => {
-    const token = await mintBadge(insertAudit({ createdAt: new Date(Date.now() - 60 * DAY_MS + 3_600_000).toISOString() }));
+    const token = await mintBadge(await insertAudit({ createdAt: new Date(Date.now() - 60 * DAY_MS + 3_600_000).toISOString() }));
     const result = await call('GET', `/api/badge/${token}`);
     expect(result.text).toContain('AI visibility · measured');
     const maxAge = Number(/max-age=(\d+)/.exec(result.headers.get('cache-control') ?? '')?.[1]);
@@ -232,7 +232,7 @@ describe('GET /api/badge/{token}', () => {
   });
 
   it('a share token is not a badge token', async () => {
-    const share = (await mint(insertAudit(), 'share-link')).body.token as string;
+    const share = (await mint(await insertAudit(), 'share-link')).body.token as string;
     expect((await call('GET', `/api/badge/${share}`)).status).toBe(404);
   });
 });
@@ -242,7 +242,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
     let nowMs = 1_000_000;
     const { tokenRepository } = running.service.store;
     const badges = createBadgeAnswers(tokenRepository, { keepMs: 5_000, now: () => nowMs });
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const token = await mintBadge(auditId);
     const first = badges.answer(token, undefined);
     expect(first.status).toBe(200);
@@ -253,7 +253,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
     nowMs += 1;
     expect(badges.answer(token, undefined).status).toBe(404);
 
-    const otherAuditId = insertAudit();
+    const otherAuditId = await insertAudit();
     const other = await mintBadge(otherAuditId);
     expect(badges.answer(other, undefined).status).toBe(200);
     expect(revokeAuditToken(tokenRepository, { auditId: otherAuditId, kind: 'badge', rawToken: other })).toBe(true);
@@ -264,7 +264,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
   it('answers If-None-Match from the kept answer with 304, and keeps no unknown token', async () => {
     const { tokenRepository } = running.service.store;
     const badges = createBadgeAnswers(tokenRepository, { maxKept: 1 });
-    const token = await mintBadge(insertAudit());
+    const token = await mintBadge(await insertAudit());
     const first = badges.answer(token, undefined);
     const etag = first.headers.find(([name]) => name === 'ETag')?.[1] ?? '';
     const revalidated = badges.answer(token, etag);
@@ -278,7 +278,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
     expect(badges.answer(unknown, undefined).status).toBe(404);
     expect(badges.answer(token, undefined)).toBe(first); // the unknown token did not push it out
     // At most maxKept answers: a second found badge pushes the first out.
-    const second = await mintBadge(insertAudit());
+    const second = await mintBadge(await insertAudit());
     badges.answer(second, undefined);
     expect(badges.answer(token, undefined)).not.toBe(first);
     expect(badges.answer(token, undefined).body).toEqual(first.body);
@@ -287,7 +287,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
 
 describe('DELETE /api/audit/{auditId}/tokens/{kind}/{token}', () => {
   it('revokes a badge token: 204, then the badge is the 404 SVG', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const token = await mintBadge(auditId);
     expect((await call('GET', `/api/badge/${token}`)).status).toBe(200);
     const revoked = await call('DELETE', `/api/audit/${auditId}/tokens/badge/${token}`, ownerCookie());
@@ -302,7 +302,7 @@ describe('DELETE /api/audit/{auditId}/tokens/{kind}/{token}', () => {
   });
 
   it('lists the tokens by id (never raw) and revokes a badge by that id: the badge stops answering at once', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const token = await mintBadge(auditId);
     expect((await call('GET', `/api/badge/${token}`)).status).toBe(200);
     const listed = await call('GET', `/api/audit/${auditId}/tokens`, ownerCookie());
@@ -319,7 +319,7 @@ describe('DELETE /api/audit/{auditId}/tokens/{kind}/{token}', () => {
   });
 
   it('revokes a share link', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const share = (await mint(auditId, 'share-link')).body.token as string;
     expect((await call('DELETE', `/api/audit/${auditId}/tokens/share/${share}`, ownerCookie())).status).toBe(204);
     const row = running.service.store.database.prepare("SELECT revoked_at FROM audit_tokens WHERE audit_id = ? AND kind = 'share'").get(auditId) as {
@@ -329,7 +329,7 @@ describe('DELETE /api/audit/{auditId}/tokens/{kind}/{token}', () => {
   });
 
   it('is owner only and leaves the token working when refused', async () => {
-    const auditId = insertAudit();
+    const auditId = await insertAudit();
     const token = await mintBadge(auditId);
     const path = `/api/audit/${auditId}/tokens/badge/${token}`;
     expect((await call('DELETE', path)).status).toBe(401);
@@ -340,8 +340,8 @@ describe('DELETE /api/audit/{auditId}/tokens/{kind}/{token}', () => {
   });
 
   it("answers 404 token_not_found for another audit's token, the wrong kind or an unknown token", async () => {
-    const auditId = insertAudit();
-    const otherAudit = insertAudit();
+    const auditId = await insertAudit();
+    const otherAudit = await insertAudit();
     const token = await mintBadge(otherAudit);
     for (const path of [
       `/api/audit/${auditId}/tokens/badge/${token}`,

@@ -29,7 +29,7 @@ export const BADGE_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'uns
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The audit the signed-in caller owns, or the ApiError that says why not (401, then 404, then 403). */
-export function findOwnedAudit(request: Request, context: RouteContext): { audit: AuditRecord; email: string } {
+export async function findOwnedAudit(request: Request, context: RouteContext): Promise<{ audit: AuditRecord; email: string }> {
   const { store, sessionSecret } = context.runtime;
   const baseUrl = context.config.baseUrl;
   // These change state with the owner's cookie: a page on another site must not trigger them.
@@ -46,7 +46,7 @@ export function findOwnedAudit(request: Request, context: RouteContext): { audit
     );
   }
   const auditId = String(request.params.auditId ?? '');
-  const audit = UUID.test(auditId) ? store.auditRepository.getAudit(auditId.toLowerCase()) : undefined;
+  const audit = UUID.test(auditId) ? await store.auditRepository.getAudit(auditId.toLowerCase()) : undefined;
   if (audit === undefined) {
     throw new ApiError(404, 'audit_not_found', 'There is no audit with that id.', 'Use the id from the AuditResponse of POST /api/audit.');
   }
@@ -83,30 +83,30 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
     response.status(201).json(body);
   }
 
-  router.post('/api/audit/:auditId/badge-token', (request, response) => {
-    const { audit, email } = ownedAudit(request);
+  router.post('/api/audit/:auditId/badge-token', async (request, response) => {
+    const { audit, email } = await ownedAudit(request);
     const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'badge', createdBy: email });
     const badgeUrl = `${baseUrl}/api/badge/${token}`;
     const landingUrl = `${baseUrl}/badge/${token}`;
     sendCreated(response, { token, badgeUrl, landingUrl, embedHtml: badgeEmbedHtml(audit.brand, badgeUrl, landingUrl) });
   });
 
-  router.post('/api/audit/:auditId/share-link', (request, response) => {
-    const { audit, email } = ownedAudit(request);
+  router.post('/api/audit/:auditId/share-link', async (request, response) => {
+    const { audit, email } = await ownedAudit(request);
     const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'share', createdBy: email });
     sendCreated(response, { token, url: `${baseUrl}/share/${token}` });
   });
 
   // The owner's list: never the raw tokens (only hashes are stored), an id per token to revoke it by.
-  router.get('/api/audit/:auditId/tokens', (request, response) => {
-    const { audit } = ownedAudit(request);
+  router.get('/api/audit/:auditId/tokens', async (request, response) => {
+    const { audit } = await ownedAudit(request);
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Vary', 'Cookie');
     response.json({ auditId: audit.id, tokens: listAuditTokens(store.tokenRepository, audit.id) });
   });
 
-  router.delete('/api/audit/:auditId/tokens/:kind/:token', (request, response) => {
-    const { audit } = ownedAudit(request);
+  router.delete('/api/audit/:auditId/tokens/:kind/:token', async (request, response) => {
+    const { audit } = await ownedAudit(request);
     const kind = String(request.params.kind ?? '');
     const given = String(request.params.token ?? '');
     // The raw token (as returned when it was created) or the id from the list.

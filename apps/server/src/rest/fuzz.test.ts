@@ -199,7 +199,7 @@ beforeAll(async () => {
   running = await startTestService({ SESSION_SECRET });
   // One stored audit (with no buyer questions, owned by OWNER): ids that exist reach the 409/401/403 paths.
   knownAuditId = randomUUID();
-  running.service.store.auditRepository.insertAudit({
+  await running.service.store.auditRepository.insertAudit({
     id: knownAuditId,
     createdAt: new Date().toISOString(),
     brand: 'Acme CRM',
@@ -310,7 +310,7 @@ describe('POST /api/audit (startVisibilityAudit) with bad input', () => {
   const validAudit = accepts((body) => parseAuditRequest(body, { hostMap: new Map() }));
 
   it('answers only listed 400/429/503 ApiErrors as JSON, never a 5xx, and never starts an audit', { timeout: TIMEOUT }, async () => {
-    const before = running.service.store.auditRepository.listAuditsByEmail(OWNER).length;
+    const before = (await running.service.store.auditRepository.listAuditsByEmail(OWNER)).length;
     await fc.assert(
       fc.asyncProperty(jsonCases(badObject, duplicateKey, validAudit), async (request) => {
         expectApiError(await sendJson(`${running.url}/api/audit`, request), 'startVisibilityAudit');
@@ -318,7 +318,7 @@ describe('POST /api/audit (startVisibilityAudit) with bad input', () => {
       fuzzParameters(200),
     );
     expect(running.service.simulator?.requests().length ?? 0).toBe(0);
-    expect(running.service.store.auditRepository.listAuditsByEmail(OWNER)).toHaveLength(before);
+    expect(await running.service.store.auditRepository.listAuditsByEmail(OWNER)).toHaveLength(before);
   });
 });
 

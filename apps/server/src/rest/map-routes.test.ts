@@ -129,7 +129,7 @@ describe('buyer-question map: no map yet', () => {
 
   it('POST: an audit that produced no buyer questions answers 409 no_fanout and asks nothing', async () => {
     const id = randomUUID();
-    running.service.store.auditRepository.insertAudit({
+    await running.service.store.auditRepository.insertAudit({
       id,
       createdAt: new Date().toISOString(),
       brand: 'Pipedrive',

@@ -94,7 +94,7 @@ describe('tampered session cookies', () => {
 
   it('refuses the same tampering on the owner-only badge mint (no token is minted)', async () => {
     const auditId = randomUUID();
-    running.service.store.auditRepository.insertAudit({
+    await running.service.store.auditRepository.insertAudit({
       id: auditId,
       createdAt: new Date().toISOString(),
       brand: 'Victim Co',

@@ -74,13 +74,13 @@ describe('POST /audit (the home page form)', () => {
   });
 
   it('answers bad input with the form again, the values kept and the error shown, and spends nothing', async () => {
-    const before = running.service.store.auditRepository.listAuditsByEmail(OWNER).length;
+    const before = (await running.service.store.auditRepository.listAuditsByEmail(OWNER)).length;
     const page = await post('/audit', form({ brand: 'Acme <b>', website: 'http://127.0.0.1/', category: 'CRM' }));
     expect(page.status).toBe(400);
     expect(page.text).toContain('role="alert"');
     expect(page.text).toContain('value="Acme &lt;b&gt;"');
     expect(page.text).toContain('value="http://127.0.0.1/"');
-    expect(running.service.store.auditRepository.listAuditsByEmail(OWNER).length).toBe(before);
+    expect((await running.service.store.auditRepository.listAuditsByEmail(OWNER)).length).toBe(before);
   });
 
   it('refuses a form posted from another site before doing anything', async () => {

@@ -190,8 +190,8 @@ ${tail}`);
   });
 
   /** The owner (signed in) or whoever holds the private key may read a report. */
-  const reportAccess = (request: Request<{ auditId: string }>) => {
-    const audit = store.auditRepository.getAudit(request.params.auditId);
+  const reportAccess = async (request: Request<{ auditId: string }>) => {
+    const audit = await store.auditRepository.getAudit(request.params.auditId);
     if (audit === undefined) return undefined;
     if (isReportKey(runtime.sessionSecret, audit.id, request.query.key)) return audit;
     const session = readSession(request as Request, runtime.sessionSecret);
@@ -224,7 +224,7 @@ ${tail}`);
     );
 
   router.get('/report/:auditId', async (request, response) => {
-    const audit = reportAccess(request);
+    const audit = await reportAccess(request);
     if (audit === undefined) {
       notFoundReport(response);
       return;
@@ -254,7 +254,7 @@ ${tail}`);
   });
 
   router.post('/report/:auditId/map', sameOrigin, form, async (request: Request<{ auditId: string }>, response) => {
-    const audit = reportAccess(request);
+    const audit = await reportAccess(request);
     if (audit === undefined) {
       notFoundReport(response);
       return;
@@ -314,7 +314,7 @@ ${tail}`);
     const chosen = tokenAndRepresentation(request, response);
     if (chosen === undefined) return;
     const record = resolveAuditToken(store.tokenRepository, chosen.token, 'share');
-    const audit = record === undefined ? undefined : store.auditRepository.getAudit(record.auditId);
+    const audit = record === undefined ? undefined : await store.auditRepository.getAudit(record.auditId);
     const path = `/share/${chosen.token}`;
     if (audit === undefined) {
       tokenNotFound(response, chosen.representation, 'share', path);
@@ -343,11 +343,11 @@ ${tail}`);
     );
   });
 
-  router.get('/badge/:token', (request, response) => {
+  router.get('/badge/:token', async (request, response) => {
     const chosen = tokenAndRepresentation(request, response);
     if (chosen === undefined) return;
     const record = resolveAuditToken(store.tokenRepository, chosen.token, 'badge');
-    const audit = record === undefined ? undefined : store.auditRepository.getAudit(record.auditId);
+    const audit = record === undefined ? undefined : await store.auditRepository.getAudit(record.auditId);
     const path = `/badge/${chosen.token}`;
     if (audit === undefined) {
       tokenNotFound(response, chosen.representation, 'badge', path);
@@ -364,8 +364,8 @@ ${tail}`);
   });
 
   // The owner's account page revokes one of its badges or share links by its listed id, then shows the page again.
-  router.post('/account/audits/:auditId/tokens/:kind/:id/revoke', form, (request: Request<{ auditId: string; kind: string; id: string }>, response) => {
-    const { audit } = findOwnedAudit(request as unknown as Request, context);
+  router.post('/account/audits/:auditId/tokens/:kind/:id/revoke', form, async (request: Request<{ auditId: string; kind: string; id: string }>, response) => {
+    const { audit } = await findOwnedAudit(request as unknown as Request, context);
     const kind = request.params.kind;
     const revoked = (kind === 'badge' || kind === 'share') && revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: request.params.id });
     if (!revoked) throw new ApiError(404, 'token_not_found', 'This audit has no such badge or share link.', 'Reload your account page and use its Revoke buttons.');
@@ -374,13 +374,13 @@ ${tail}`);
   });
 
   // The owner's account page mints a badge or a share link; the raw token is shown on this page only.
-  router.post('/account/audits/:auditId/:kind', form, (request: Request<{ auditId: string; kind: string }>, response, next) => {
+  router.post('/account/audits/:auditId/:kind', form, async (request: Request<{ auditId: string; kind: string }>, response, next) => {
     const kind = request.params.kind;
     if (kind !== 'badge' && kind !== 'share') {
       next();
       return;
     }
-    const { audit, email } = findOwnedAudit(request as unknown as Request, context);
+    const { audit, email } = await findOwnedAudit(request as unknown as Request, context);
     const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind, createdBy: email });
     if (kind === 'badge') {
       const embed = badgeEmbedHtml(audit.brand, `${config.baseUrl}/api/badge/${token}`, `${config.baseUrl}/badge/${token}`);

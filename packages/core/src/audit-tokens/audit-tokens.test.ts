@@ -15,11 +15,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 let dataDir: string;
 let store: Store;
-beforeEach(() => {
+beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'visibility-tokens-'));
   store = openStore({ dataDir });
-  store.auditRepository.insertAudit(audit(AUDIT_ID));
-  store.auditRepository.insertAudit(audit(OTHER_AUDIT_ID));
+  await store.auditRepository.insertAudit(audit(AUDIT_ID));
+  await store.auditRepository.insertAudit(audit(OTHER_AUDIT_ID));
 });
 afterEach(() => {
   store.close();
@@ -142,9 +142,9 @@ describe('badgeForToken', () => {
     expect(texts(badge.svg)[0]).toBe('AI visibility · re-check due');
   });
 
-  it('counts the latest completed buyer-question map as the last run, never a running one', () => {
+  it('counts the latest completed buyer-question map as the last run, never a running one', async () => {
     const id = '8b3e3f60-4d3c-4e5f-a071-2c3d4e5f6071';
-    store.auditRepository.insertAudit(audit(id, { createdAt: '2026-01-10T00:00:00.000Z' }));
+    await store.auditRepository.insertAudit(audit(id, { createdAt: '2026-01-10T00:00:00.000Z' }));
     const token = mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
     const at = new Date('2026-11-20T00:00:00.000Z');
     const job = { auditId: id, mode: 'live', brand: 'Acme', website: 'https://acme.example/', competitors: [], questions: ['q?'], providers: [] };
@@ -159,9 +159,9 @@ describe('badgeForToken', () => {
     expect(texts(badgeForToken(store.tokenRepository, token, at).svg)[0]).toBe('AI visibility · measured Nov 2026');
   });
 
-  it('never calls a demo audit a measurement', () => {
+  it('never calls a demo audit a measurement', async () => {
     const id = '9c4f4071-5e4d-4f60-b182-3d4e5f607182';
-    store.auditRepository.insertAudit(audit(id, { mode: 'demo' }));
+    await store.auditRepository.insertAudit(audit(id, { mode: 'demo' }));
     const token = mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
     expect(texts(badgeForToken(store.tokenRepository, token, new Date('2026-11-20T00:00:00.000Z')).svg)[0]).toBe('AI visibility · demo, not measured');
   });

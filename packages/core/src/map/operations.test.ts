@@ -70,7 +70,7 @@ describe('startBuyerQuestionMap', () => {
         return ['Zoho CRM', 'Pipedrive'];
       },
     };
-    const map = mapOf(await startBuyerQuestionMap({ ...mapDependencies(store, [openai]), brandExtractor }, { auditId: insertAudit(store), rerun: true }));
+    const map = mapOf(await startBuyerQuestionMap({ ...mapDependencies(store, [openai]), brandExtractor }, { auditId: await insertAudit(store), rerun: true }));
     expect(brands).toEqual(['Pipedrive', 'Pipedrive', 'Pipedrive']);
     expect(map.rows[0]?.cells[0]).toMatchObject({ brands: ['Zoho CRM', 'Pipedrive'], named: true, position: 2 });
   });
@@ -80,7 +80,7 @@ describe('startBuyerQuestionMap', () => {
       fakeAnswer('Two solid picks:\n\n1. **Salesforce** – for larger teams.\n2. **Amazon** – where many teams buy their software licences.', 'openai'),
     );
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const map = mapOf(await startBuyerQuestionMap(dependencies, { auditId, rerun: true }));
     const names = map.summary.topCompetitors.map((competitor) => competitor.name);
     expect(names).toContain('Salesforce');
@@ -91,7 +91,7 @@ describe('startBuyerQuestionMap', () => {
     const openai = new ScriptedProvider('openai', 'demo-gpt');
     const gemini = new ScriptedProvider('gemini', 'demo-gemini', () => fakeAnswer('Two solid picks:\n\n1. **HubSpot** – free to start.\n2. **Salesforce** – for larger teams.', 'gemini'));
     const dependencies = mapDependencies(store, [openai, gemini]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
 
     const first = await startBuyerQuestionMap(dependencies, { auditId, rerun: true });
     expect(first).toMatchObject({ ok: true, cached: false });
@@ -132,7 +132,7 @@ describe('startBuyerQuestionMap', () => {
     });
     const anthropic = new ScriptedProvider('anthropic', 'demo-claude');
     const dependencies = mapDependencies(store, [openai, anthropic]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const responses = await Promise.all(Array.from({ length: 8 }, () => startBuyerQuestionMap(dependencies, { auditId })));
     expect(openai.calls).toHaveLength(QUESTIONS.length);
     expect(anthropic.calls).toHaveLength(QUESTIONS.length);
@@ -147,7 +147,7 @@ describe('startBuyerQuestionMap', () => {
       return fakeAnswer('HubSpot.', provider.id);
     });
     const dependencies = mapDependencies(store, [openai], { concurrency: 3 });
-    await startBuyerQuestionMap(dependencies, { auditId: insertAudit(store, { questions }) });
+    await startBuyerQuestionMap(dependencies, { auditId: await insertAudit(store, { questions }) });
     expect(openai.calls).toHaveLength(9);
     expect(openai.maxInFlight).toBe(3);
   });
@@ -157,7 +157,7 @@ describe('startBuyerQuestionMap', () => {
       if (request.prompt === QUESTIONS[1]) throw new ProviderFailure({ kind: 'overloaded', provider: 'openai', message: 'vendor said 529', attempts: 3 });
       return fakeAnswer('Pipedrive is great.');
     });
-    const map = mapOf(await startBuyerQuestionMap(mapDependencies(store, [openai]), { auditId: insertAudit(store) }));
+    const map = mapOf(await startBuyerQuestionMap(mapDependencies(store, [openai]), { auditId: await insertAudit(store) }));
     expect(map.rows[1]?.cells[0]).toMatchObject({
       ok: false,
       answer: null,
@@ -174,7 +174,7 @@ describe('startBuyerQuestionMap', () => {
   it('answers 409 no_fanout for an audit without buyer questions, asking nothing', async () => {
     const openai = new ScriptedProvider('openai', 'demo-gpt');
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store, { questions: [], reason: 'The category is empty.' });
+    const auditId = await insertAudit(store, { questions: [], reason: 'The category is empty.' });
     let slots = 0;
     await expectMapError(startBuyerQuestionMap(dependencies, { auditId }, { beforeSpend: () => (slots += 1) }), 'no_fanout', 409);
     expect(slots).toBe(0);
@@ -198,23 +198,23 @@ describe('startBuyerQuestionMap', () => {
     for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
       await expectMapError(Promise.resolve().then(() => readMap(dependencies, id)), 'audit_not_found', 404);
     }
-    const withoutQuestions = insertAudit(store, { questions: [] });
+    const withoutQuestions = await insertAudit(store, { questions: [] });
     expect(readJson(dependencies, withoutQuestions)).toEqual({ ok: true, cached: false, status: 'no_fanout' });
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     await startBuyerQuestionMap(dependencies, { auditId });
     expect(readJson(dependencies, auditId.toUpperCase())).toEqual(await getBuyerQuestionMap(dependencies, auditId));
   });
 
   it('finds an audit by its id in capitals too', async () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     expect(await getBuyerQuestionMap(dependencies, auditId.toUpperCase())).toEqual({ ok: true, cached: false, status: 'not_started' });
   });
 
   it('starts nothing when beforeSpend refuses (the rate limit)', async () => {
     const openai = new ScriptedProvider('openai', 'demo-gpt');
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const refusal = new Error('429');
     await expect(startBuyerQuestionMap(dependencies, { auditId }, { beforeSpend: () => { throw refusal; } })).rejects.toBe(refusal);
     expect(store.mapRepository.latestGeneration(auditId)).toBe(0);
@@ -228,7 +228,7 @@ describe('startBuyerQuestionMap', () => {
       return fakeAnswer('Pipedrive.', provider.id);
     });
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     expect(await getBuyerQuestionMap(dependencies, auditId)).toEqual({ ok: true, cached: false, status: 'not_started' });
     await expectSameAnswer(dependencies, auditId);
     const started = await startBuyerQuestionMap(dependencies, { auditId }, { waitMs: 20 });
@@ -250,7 +250,7 @@ describe('startBuyerQuestionMap', () => {
       return fakeAnswer('Pipedrive.', provider.id);
     });
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const left = new AbortController();
     const pending = startBuyerQuestionMap(dependencies, { auditId }, { signal: left.signal });
     await until(() => openai.calls.length > 0);
@@ -271,7 +271,7 @@ describe('re-running a stored map', () => {
       return fakeAnswer('HubSpot.', provider.id);
     });
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store, options);
+    const auditId = await insertAudit(store, options);
     const first = mapOf(await startBuyerQuestionMap(dependencies, { auditId }));
     round = 1;
     return { openai, dependencies, auditId, first };
@@ -324,7 +324,7 @@ describe('re-running a stored map', () => {
 
   it('reads the right map for every audit when more audits are read than it keeps', async () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
-    const auditIds = [insertAudit(store), insertAudit(store), insertAudit(store)];
+    const auditIds = [await insertAudit(store), await insertAudit(store), await insertAudit(store)];
     for (const auditId of auditIds) await startBuyerQuestionMap(dependencies, { auditId });
     for (const auditId of [...auditIds, ...auditIds.toReversed(), ...auditIds]) {
       expect(readJson(dependencies, auditId)).toEqual(await getBuyerQuestionMap(dependencies, auditId));
@@ -338,7 +338,7 @@ describe('re-running a stored map', () => {
     let nowMs = 0;
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const reader = createBuyerQuestionMapReader(dependencies, { now: () => nowMs });
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     expect(reader.lookup(auditId)).toMatchObject({ completeGeneration: undefined });
     // Written through the same repository: the next lookup sees it at once.
     await startBuyerQuestionMap(dependencies, { auditId });
@@ -361,7 +361,7 @@ describe('re-running a stored map', () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const reader = createBuyerQuestionMapReader(dependencies);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '', "' OR 1=1 --"]) expect(reader.lookup(id)).toBeUndefined();
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     expect(reader.lookup(auditId.toUpperCase())).toEqual({ auditId, completeGeneration: undefined, runningGeneration: undefined });
   });
 
@@ -410,7 +410,7 @@ describe('re-running a stored map', () => {
       return fakeAnswer('Pipedrive.', provider.id);
     });
     const dependencies = mapDependencies(store, [openai]);
-    const auditId = insertAudit(store, { email: OWNER });
+    const auditId = await insertAudit(store, { email: OWNER });
     await store.accountRepository.grantCredits(OWNER, 1);
     await startBuyerQuestionMap(dependencies, { auditId }, { waitMs: 0 });
     const joined = startBuyerQuestionMap(dependencies, { auditId, rerun: true });
@@ -423,7 +423,7 @@ describe('re-running a stored map', () => {
 
 describe('durable jobs', () => {
   it('resumes a job a dead process left, asking only the cells not stored', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     // The first process stores one cell of openai and dies (its runner is simply dropped) with the rest hanging.
     const hanging = deferred<Answer>();
     let firstCalls = 0;
@@ -452,7 +452,7 @@ describe('durable jobs', () => {
 
   it('on stop, stores the calls in flight that finish, takes no new cell, and resumes the rest', async () => {
     const questions = Array.from({ length: 6 }, (_unused, index) => `Which CRM software suits team ${index + 1}?`);
-    const auditId = insertAudit(store, { questions });
+    const auditId = await insertAudit(store, { questions });
     const gates: Array<() => void> = [];
     const slow = new ScriptedProvider('openai', 'demo-gpt', (_request, provider) => new Promise<Answer>((resolve) => gates.push(() => resolve(fakeAnswer('Pipedrive.', provider.id)))));
     const dependencies = mapDependencies(store, [slow], { concurrency: 2 });
@@ -477,7 +477,7 @@ describe('durable jobs', () => {
   });
 
   it('cuts calls still in flight after the grace period, leaving their cells to the next start', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const hung = new ScriptedProvider(
       'openai',
       'demo-gpt',
@@ -493,7 +493,7 @@ describe('durable jobs', () => {
   });
 
   it('fills the cells of a provider that left the lineup before a resume with a failure, not answers from another lineup', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const firstProcess = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt', () => new Promise<Answer>(() => {})), new ScriptedProvider('gemini', 'demo-gemini', () => new Promise<Answer>(() => {}))]);
     await startBuyerQuestionMap(firstProcess, { auditId }, { waitMs: 0 });
     const openai = new ScriptedProvider('openai', 'demo-gpt');

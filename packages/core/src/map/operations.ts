@@ -27,7 +27,7 @@ export async function startBuyerQuestionMap(
   request: StartBuyerQuestionMapRequest,
   options: StartBuyerQuestionMapOptions = {},
 ): Promise<BuyerQuestionMapResponse> {
-  const audit = findAudit(dependencies, request.auditId);
+  const audit = await findAudit(dependencies, request.auditId);
   const stored = dependencies.mapRepository.latestCompleteJob(audit.id);
   if (stored === undefined) return startFirstMap(dependencies, audit, options);
   if (request.rerun !== true) {
@@ -43,7 +43,7 @@ export async function getBuyerQuestionMap(
   auditId: string,
   options: { afterLookup?: (() => unknown) | undefined } = {},
 ): Promise<BuyerQuestionMapResponse> {
-  const audit = findAudit(dependencies, auditId);
+  const audit = await findAudit(dependencies, auditId);
   await options.afterLookup?.();
   const stored = dependencies.mapRepository.latestCompleteJob(audit.id);
   if (stored !== undefined) return storedResponse(dependencies, stored);
@@ -156,7 +156,8 @@ function bytesOf(json: string): BuyerQuestionMapRead {
 function unstoredResponse(dependencies: BuyerQuestionMapDependencies, auditId: string): BuyerQuestionMapResponse {
   const running = dependencies.mapRepository.runningJob(auditId);
   if (running !== undefined) return runningResponse(dependencies, running);
-  const audit = dependencies.auditRepository.getAudit(auditId);
+  // Synchronous: this serves the map read's fast path before Express (see AuditRepository.getAuditNow).
+  const audit = dependencies.auditRepository.getAuditNow(auditId);
   if (audit === undefined) throw auditNotFound();
   return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
@@ -273,9 +274,9 @@ function progressOf(dependencies: BuyerQuestionMapDependencies, job: MapJobRecor
   return { completed: dependencies.mapRepository.countCells(job.auditId, job.generation), total: job.questions.length * job.providers.length };
 }
 
-function findAudit(dependencies: BuyerQuestionMapDependencies, auditId: string): AuditRecord {
+async function findAudit(dependencies: BuyerQuestionMapDependencies, auditId: string): Promise<AuditRecord> {
   if (!UUID.test(auditId)) throw auditNotFound();
-  const audit = dependencies.auditRepository.getAudit(auditId.toLowerCase());
+  const audit = await dependencies.auditRepository.getAudit(auditId.toLowerCase());
   if (audit === undefined) throw auditNotFound();
   return audit;
 }

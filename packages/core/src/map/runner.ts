@@ -201,7 +201,7 @@ export class BuyerQuestionMapRunner {
       );
       // Writes the store refused are tried again with the answers in hand, with backoff, until it takes them.
       for (let attempt = 0; ; attempt += 1) {
-        const finished = this.finish(dependencies, job, held, log);
+        const finished = await this.finish(dependencies, job, held, log);
         if (finished === 'complete') return 'done';
         if (finished === 'paused') return 'paused';
         const delay = MAP_STORE_RETRY_DELAYS_MS[attempt];
@@ -228,12 +228,12 @@ export class BuyerQuestionMapRunner {
    * Writes the held answers, then completes the job once every cell is stored: `complete`, `paused` (a
    * stop left cells unasked), or `retry` when the store refused a write and it is worth trying again.
    */
-  private finish(
+  private async finish(
     dependencies: BuyerQuestionMapDependencies,
     job: MapJobRecord,
     held: Map<string, MapCellRecord>,
     log: BuyerQuestionMapDependencies['logger'],
-  ): 'complete' | 'paused' | 'retry' {
+  ): Promise<'complete' | 'paused' | 'retry'> {
     const { mapRepository } = dependencies;
     try {
       this.flush(dependencies, held);
@@ -246,7 +246,7 @@ export class BuyerQuestionMapRunner {
       }
       const measuredAt = (dependencies.now ?? (() => new Date()))().toISOString();
       // The same competitor rules as the audit's, with its category (platforms and stores of other kinds left out).
-      const category = dependencies.auditRepository.getAudit(job.auditId)?.category;
+      const category = (await dependencies.auditRepository.getAudit(job.auditId))?.category;
       if (mapRepository.completeJob(job.auditId, job.generation, buildBuyerQuestionMap(job, cells, measuredAt, category) as unknown as Record<string, unknown>, measuredAt)) {
         log.info('buyer-question map complete', { cells: total });
       }

@@ -44,7 +44,7 @@ describe('buyer-question map: takeover by another process', () => {
   it('finishes on the survivor within 60 s of the owner dying, asking only the cells that were not stored', async () => {
     const storeA = stores.open();
     const storeB = stores.open();
-    const auditId = insertAudit(storeA);
+    const auditId = await insertAudit(storeA);
     // Process A: the first openai answer is stored, then every call hangs (A dies with them in flight).
     let askedA = 0;
     const hang = new Promise<Answer>(() => {});

@@ -6,6 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Provider, ProviderFailureKind, ProviderId } from '../providers/types.js';
 import type { AccountRepository } from '../store/account-repository.js';
 import type { AuditRepository } from '../store/audit-repository.js';
+import type { AuditStore } from '../store/ports.js';
 import type { MapRepository } from '../store/map-repository.js';
 import type { BuyerQuestionMapRunner } from './runner.js';
 
@@ -128,12 +129,19 @@ export type BuyerQuestionMapResponse =
   | { ok: true; cached: boolean; map: BuyerQuestionMap; remeasuring?: Remeasuring }
   | { ok: true; cached: false; status: BuyerQuestionMapStatus; generation?: number; progress?: BuyerQuestionMapProgress };
 
+/** The audits the map code reads: the port, plus the SQLite repository's synchronous read (below). */
+export type MapAudits = AuditStore & Pick<AuditRepository, 'getAuditNow'>;
+
 /** What the map operations run against. */
 export interface BuyerQuestionMapDependencies {
   /** The enabled providers, wrapped as the service composes them (call log, budget, retries, concurrency cap). */
   lineup: ReadonlyMap<ProviderId, Provider>;
   mode: AuditMode;
-  auditRepository: AuditRepository;
+  /**
+   * The audits port, plus the SQLite repository's synchronous read for the map read's fast path before
+   * Express (createBuyerQuestionMapReader); maps are still SQLite only.
+   */
+  auditRepository: MapAudits;
   accountRepository: AccountRepository;
   mapRepository: MapRepository;
   /** The jobs this process is running; one per service. */

@@ -4,7 +4,7 @@
 
 import type { AuditMode, Confidence, Interval, RiskBand } from '../audit/types.js';
 import type { RateLimiter } from '../limits/index.js';
-import type { BuyerQuestionMapDependencies } from '../map/types.js';
+import type { BuyerQuestionMapDependencies, MapAudits } from '../map/types.js';
 import type { StartAuditDependencies } from '../operations/start-visibility-audit.js';
 import type { ProviderId } from '../providers/types.js';
 import type { McpRunStatus } from '../store/mcp-run-repository.js';
@@ -125,6 +125,8 @@ export interface VisibilityRunView {
 
 /** What the run operations work against: the audit's and the map's dependencies plus the run store. */
 export interface VisibilityRunDependencies extends StartAuditDependencies, BuyerQuestionMapDependencies {
+  /** The audits port, with the synchronous read the map's fast path needs (BuyerQuestionMapDependencies). */
+  auditRepository: MapAudits;
   /** The runs port (SQLite or PostgreSQL). */
   runRepository: RunStore;
   /** A start that creates a run takes one startVisibilityAudit slot of the caller, as REST does. */

@@ -46,7 +46,7 @@ export async function readVisibilityRun(dependencies: VisibilityRunDependencies,
     ...(run.auditId === undefined ? {} : { auditId: run.auditId }),
     ...(progress === undefined ? {} : { progress }),
     ...(run.status === 'failed' ? { error: { code: run.errorCode ?? 'server_error', message: run.error ?? 'The check failed.' } } : {}),
-    ...(run.status === 'done' ? resultOf(dependencies, run, map) : {}),
+    ...(run.status === 'done' ? await resultOf(dependencies, run, map) : {}),
   };
 }
 
@@ -55,8 +55,8 @@ export function isFinished(view: Pick<VisibilityRunView, 'status'>): boolean {
   return view.status === 'done' || view.status === 'failed';
 }
 
-function resultOf(dependencies: VisibilityRunDependencies, run: McpRunRecord, map: BuyerQuestionMap | undefined): Pick<VisibilityRunView, 'result'> {
-  const audit = run.auditId === undefined ? undefined : dependencies.auditRepository.getAudit(run.auditId);
+async function resultOf(dependencies: VisibilityRunDependencies, run: McpRunRecord, map: BuyerQuestionMap | undefined): Promise<Pick<VisibilityRunView, 'result'>> {
+  const audit = run.auditId === undefined ? undefined : await dependencies.auditRepository.getAudit(run.auditId);
   if (audit === undefined) return {};
   return { result: buildVisibilityRunResult(audit.response as unknown as StoredAudit, map) };
 }

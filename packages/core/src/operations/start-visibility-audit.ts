@@ -5,7 +5,8 @@ import { normalizeBrandKey } from '../extraction/index.js';
 import type { Logger } from '../logging/logger.js';
 import type { Mailer } from '../mail/index.js';
 import type { MeasurementDependencies } from '../measurements/index.js';
-import type { AuditRepository } from '../store/audit-repository.js';
+import type { AuditRecord } from '../store/audit-repository.js';
+import type { AuditStore } from '../store/ports.js';
 import { competitorsNamedInstead } from '../audit/competitors.js';
 import { CoreError } from '../errors.js';
 import { buildAuditMail, type AuditMailFacts } from './audit-mail.js';
@@ -16,7 +17,8 @@ export interface StartAuditDependencies extends MeasurementDependencies {
   mode: AuditMode;
   /** The monthly budget: whether the audit degrades, and a degraded audit's allowance. */
   budget?: AuditBudget | undefined;
-  auditRepository: AuditRepository;
+  /** The audits port (SQLite or PostgreSQL). */
+  auditRepository: AuditStore;
   mailer: Mailer | undefined;
   baseUrl: string;
   /** The report's own page for an audit (a private signed link); the mail links there when given. */
@@ -124,7 +126,7 @@ export async function startVisibilityAudit(
 
   const brandKey = normalizeBrandKey(request.brand);
   const categoryKey = normalizeBrandKey(report.categoryLocalized || request.category);
-  const otherScores = dependencies.auditRepository.latestScoresInCategory(categoryKey, brandKey, dependencies.mode);
+  const otherScores = await dependencies.auditRepository.latestScoresInCategory(categoryKey, brandKey, dependencies.mode);
   const audit: StoredAudit = {
     id: randomUUID(),
     createdAt: now().toISOString(),
@@ -153,17 +155,17 @@ export async function startVisibilityAudit(
 
 async function saveWithOneRetry(
   dependencies: StartAuditDependencies,
-  record: Parameters<AuditRepository['insertAudit']>[0],
+  record: AuditRecord,
 ): Promise<void> {
   try {
-    dependencies.auditRepository.insertAudit(record);
+    await dependencies.auditRepository.insertAudit(record);
     return;
   } catch (firstError) {
     dependencies.logger.warn('saving the audit failed; retrying once', { auditId: record.id, error: firstError });
   }
   await new Promise((resolve) => setTimeout(resolve, STORE_RETRY_DELAY_MS));
   try {
-    dependencies.auditRepository.insertAudit(record);
+    await dependencies.auditRepository.insertAudit(record);
   } catch (secondError) {
     dependencies.logger.error('saving the audit failed twice', { auditId: record.id, error: secondError });
     throw new StoreUnavailableError('The audit ran but could not be saved.', { cause: secondError });

@@ -1,3 +1,4 @@
+import type { AuditStore } from './ports.js';
 import { SqlRepository } from './sql-repository.js';
 
 /** One stored audit: the columns queries need, plus the whole response as returned. */
@@ -17,7 +18,8 @@ export interface AuditRecord {
   response: Record<string, unknown>;
 }
 
-interface AuditRow {
+/** An audits row as either database returns it (SQLite stores `measured` as 0/1, PostgreSQL as a boolean). */
+export interface AuditRow {
   id: string;
   created_at: string;
   brand: string;
@@ -27,12 +29,12 @@ interface AuditRow {
   category_key: string;
   email: string | null;
   mode: string;
-  measured: number;
+  measured: number | boolean;
   score: number | null;
   response_json: string;
 }
 
-function fromRow(row: AuditRow): AuditRecord {
+export function auditFromRow(row: AuditRow): AuditRecord {
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -43,16 +45,15 @@ function fromRow(row: AuditRow): AuditRecord {
     categoryKey: row.category_key,
     email: row.email ?? undefined,
     mode: row.mode,
-    measured: row.measured === 1,
+    measured: row.measured === 1 || row.measured === true,
     score: row.score,
     response: JSON.parse(row.response_json) as Record<string, unknown>,
   };
 }
 
-/** SQL of the audits table. */
-export class AuditRepository extends SqlRepository {
-  /** Stores a finished audit. */
-  insertAudit(audit: AuditRecord): void {
+/** SQL of the audits table, the SQLite adapter of AuditStore; every operation is one statement. */
+export class AuditRepository extends SqlRepository implements AuditStore {
+  async insertAudit(audit: AuditRecord): Promise<void> {
     this.statement(`
       INSERT INTO audits (id, created_at, brand, brand_key, website, category, category_key, email, mode, measured, score, response_json)
       VALUES (@id, @createdAt, @brand, @brandKey, @website, @category, @categoryKey, @email, @mode, @measured, @score, @responseJson)
@@ -64,22 +65,24 @@ export class AuditRepository extends SqlRepository {
     });
   }
 
-  /** Whether an audit exists, without reading (or parsing) its stored response. */
-  auditExists(id: string): boolean {
+  async auditExists(id: string): Promise<boolean> {
     return this.statement('SELECT 1 FROM audits WHERE id = ?').get(id) !== undefined;
   }
 
-  /** Reads one audit by id. */
-  getAudit(id: string): AuditRecord | undefined {
-    const row = this.statement('SELECT * FROM audits WHERE id = ?').get(id) as AuditRow | undefined;
-    return row === undefined ? undefined : fromRow(row);
+  async getAudit(id: string): Promise<AuditRecord | undefined> {
+    return this.getAuditNow(id);
   }
 
   /**
-   * The latest measured score of each other brand audited in a category (one per brand, so a brand
-   * audited ten times does not weigh ten times), excluding one brand.
+   * getAudit, synchronously: for the map read's fast path before Express (http/cheap-reads.ts answers
+   * without a promise) and the map code that still runs inside SQLite, until maps have their own port.
    */
-  latestScoresInCategory(categoryKey: string, excludingBrandKey: string, mode: string): number[] {
+  getAuditNow(id: string): AuditRecord | undefined {
+    const row = this.statement('SELECT * FROM audits WHERE id = ?').get(id) as AuditRow | undefined;
+    return row === undefined ? undefined : auditFromRow(row);
+  }
+
+  async latestScoresInCategory(categoryKey: string, excludingBrandKey: string, mode: string): Promise<number[]> {
     const rows = this.statement(`
       SELECT score FROM (
         SELECT brand_key, score, ROW_NUMBER() OVER (PARTITION BY brand_key ORDER BY created_at DESC) AS recency
@@ -90,9 +93,8 @@ export class AuditRepository extends SqlRepository {
     return rows.map((row) => row.score);
   }
 
-  /** Audits attached to an email address, newest first. */
-  listAuditsByEmail(email: string, limit = 100): AuditRecord[] {
+  async listAuditsByEmail(email: string, limit = 100): Promise<AuditRecord[]> {
     const rows = this.statement('SELECT * FROM audits WHERE email = ? ORDER BY created_at DESC LIMIT ?').all(email, limit) as AuditRow[];
-    return rows.map(fromRow);
+    return rows.map(auditFromRow);
   }
 }

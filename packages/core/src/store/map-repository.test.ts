@@ -47,14 +47,14 @@ function cell(auditId: string, questionIndex: number, answer: string): MapCellRe
 
 describe('MapRepository', () => {
   it('creates the first job once, whichever connection asks', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     const created = Array.from({ length: 6 }, (_unused, index) => (index % 2 === 0 ? store : other).mapRepository.createFirstJob(newJob(auditId)));
     expect(created.filter(Boolean)).toHaveLength(1);
     expect(store.mapRepository.runningJob(auditId)).toMatchObject({ generation: 1, status: 'running', questions: ['Which CRM?', 'Which cheap CRM?'] });
   });
 
   it('stores each cell once: a second answer for a stored cell changes nothing', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     expect(store.mapRepository.insertCell(cell(auditId, 0, 'first'))).toBe(true);
     expect(other.mapRepository.insertCell(cell(auditId, 0, 'second'))).toBe(false);
@@ -63,7 +63,7 @@ describe('MapRepository', () => {
   });
 
   it('starts a re-run and spends its credit in one transaction; a running job is joined without spending', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     store.mapRepository.completeJob(auditId, 1, { generation: 1 }, new Date().toISOString());
     await store.accountRepository.grantCredits('owner@pipedrive.test', 1);
@@ -79,7 +79,7 @@ describe('MapRepository', () => {
   });
 
   it('writes nothing when the re-run cannot be paid for', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     store.mapRepository.completeJob(auditId, 1, {}, new Date().toISOString());
     expect(store.mapRepository.createRerunJob(newJob(auditId, 'owner@pipedrive.test'), () => false)).toEqual({ outcome: 'no_credits' });
@@ -87,7 +87,7 @@ describe('MapRepository', () => {
   });
 
   it('cancels a job that could not start together with its refund', async () => {
-    const auditId = insertAudit(store);
+    const auditId = await insertAudit(store);
     store.mapRepository.createFirstJob(newJob(auditId));
     let refunds = 0;
     store.mapRepository.cancelJob(auditId, 1, () => (refunds += 1));
@@ -97,8 +97,8 @@ describe('MapRepository', () => {
   });
 
   it('completes a job once, and lists only running jobs for resume', async () => {
-    const first = insertAudit(store);
-    const second = insertAudit(store);
+    const first = await insertAudit(store);
+    const second = await insertAudit(store);
     store.mapRepository.createFirstJob(newJob(first));
     store.mapRepository.createFirstJob(newJob(second));
     expect(store.mapRepository.completeJob(first, 1, { done: true }, new Date().toISOString())).toBe(true);

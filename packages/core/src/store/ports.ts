@@ -2,11 +2,12 @@
 // transaction in the adapter), so application code never reads, decides and writes back. Adapters:
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
 // Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore), the monthly budget with the provider
-// call log (BudgetStore), the rate-limit counters (RateLimitStore) and accounts with their credits
-// (AccountStore). The other aggregates (audits, maps, sign-in links, badge and share tokens) are still
-// the synchronous SQLite repositories.
+// call log (BudgetStore), the rate-limit counters (RateLimitStore), accounts with their credits
+// (AccountStore) and stored audits (AuditStore). The other aggregates (maps, sign-in links, badge and
+// share tokens) are still the synchronous SQLite repositories.
 
 import type { AccountRecord } from './account-repository.js';
+import type { AuditRecord } from './audit-repository.js';
 import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
 import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
@@ -91,4 +92,20 @@ export interface AccountStore {
   spendCredit(email: string, now?: Date): Promise<boolean>;
   /** Gives back a credit spent for work that then could not run. */
   refundCredit(email: string, now?: Date): Promise<void>;
+}
+
+/** Finished audits, stored whole: written once, never changed. */
+export interface AuditStore {
+  /** Stores a finished audit (its id is new: storing an id twice rejects and changes nothing). */
+  insertAudit(audit: AuditRecord): Promise<void>;
+  /** Whether an audit exists, without reading (or parsing) its stored response. */
+  auditExists(id: string): Promise<boolean>;
+  getAudit(id: string): Promise<AuditRecord | undefined>;
+  /**
+   * The latest measured score of each other brand audited in a category and mode (one per brand, so a
+   * brand audited ten times does not weigh ten times), excluding one brand.
+   */
+  latestScoresInCategory(categoryKey: string, excludingBrandKey: string, mode: string): Promise<number[]>;
+  /** Audits attached to an email address, newest first. */
+  listAuditsByEmail(email: string, limit?: number): Promise<AuditRecord[]>;
 }

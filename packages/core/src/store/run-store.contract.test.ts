@@ -1,11 +1,12 @@
 // The runs port's contract on SQLite (two connections to one file) and PostgreSQL (two pools on one
 // database): what one instance claims, another sees, and concurrent claims create one run.
 
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { insertAudit } from '../map/test-support/map-fixtures.js';
+import { PgAuditStore } from './postgres/pg-audit-store.js';
 import { PgRunStore } from './postgres/pg-run-store.js';
 import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { contractAudit } from './test-support/audit-store-contract.js';
 import { runStoreContract } from './test-support/run-store-contract.js';
 import { useTempStores } from './test-support/temp-stores.js';
 
@@ -24,6 +25,13 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_R
   afterAll(async () => database?.drop());
   runStoreContract('PostgreSQL', async () => {
     await database.truncate();
-    return { first: new PgRunStore(database.pool()), second: new PgRunStore(database.pool()), auditId: async () => randomUUID() };
+    const audits = new PgAuditStore(database.pool());
+    // A run's audit must exist (mcp_runs.audit_id references audits in both stores).
+    const auditId = async (): Promise<string> => {
+      const audit = contractAudit();
+      await audits.insertAudit(audit);
+      return audit.id;
+    };
+    return { first: new PgRunStore(database.pool()), second: new PgRunStore(database.pool()), auditId };
   });
 });

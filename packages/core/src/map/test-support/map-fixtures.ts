@@ -13,10 +13,10 @@ export const QUESTIONS = [
 ];
 
 /** Stores an audit the way startVisibilityAudit does, with the given buyer questions. */
-export function insertAudit(store: Store, options: { questions?: string[]; email?: string; reason?: string } = {}): string {
+export async function insertAudit(store: Store, options: { questions?: string[]; email?: string; reason?: string } = {}): Promise<string> {
   const id = randomUUID();
   const questions = options.questions ?? QUESTIONS;
-  store.auditRepository.insertAudit({
+  await store.auditRepository.insertAudit({
     id,
     createdAt: new Date().toISOString(),
     brand: 'Pipedrive',
