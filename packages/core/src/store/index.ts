@@ -6,6 +6,7 @@ export { AuditRepository } from './audit-repository.js';
 export type { AuditRecord } from './audit-repository.js';
 export { BudgetRepository } from './budget-repository.js';
 export { MapRepository } from './map-repository.js';
+export { SqliteMapStore } from './sqlite-map-store.js';
 export type { MapCellRecord, MapJobProvider, MapJobRecord, NewMapJob, RerunStart } from './map-repository.js';
 export type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
 export { RateLimitRepository } from './rate-limit-repository.js';

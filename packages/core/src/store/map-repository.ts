@@ -59,7 +59,8 @@ export type RerunStart =
   | { outcome: 'joined'; job: MapJobRecord }
   | { outcome: 'no_credits' };
 
-interface JobRow {
+/** A buyer_question_map_jobs row, as either database returns it. */
+export interface MapJobRow {
   audit_id: string;
   generation: number;
   status: 'running' | 'complete';
@@ -75,23 +76,24 @@ interface JobRow {
   map_json: string | null;
 }
 
-interface CellRow {
+/** A buyer_question_map_cells row (SQLite keeps ok/named as 0/1, PostgreSQL as booleans). */
+export interface MapCellRow {
   audit_id: string;
   generation: number;
   question_index: number;
   provider: ProviderId;
-  ok: number;
+  ok: number | boolean;
   model: string | null;
   answer: string | null;
   brands_json: string;
-  named: number;
+  named: number | boolean;
   position: number | null;
   failure_kind: string | null;
   failure_message: string | null;
   answered_at: string;
 }
 
-function jobFromRow(row: JobRow): MapJobRecord {
+export function mapJobFromRow(row: MapJobRow): MapJobRecord {
   return {
     auditId: row.audit_id,
     generation: row.generation,
@@ -109,17 +111,17 @@ function jobFromRow(row: JobRow): MapJobRecord {
   };
 }
 
-function cellFromRow(row: CellRow): MapCellRecord {
+export function mapCellFromRow(row: MapCellRow): MapCellRecord {
   return {
     auditId: row.audit_id,
     generation: row.generation,
     questionIndex: row.question_index,
     provider: row.provider,
-    ok: row.ok === 1,
+    ok: row.ok === 1 || row.ok === true,
     model: row.model,
     answer: row.answer,
     brands: JSON.parse(row.brands_json) as string[],
-    named: row.named === 1,
+    named: row.named === 1 || row.named === true,
     position: row.position,
     failureKind: row.failure_kind,
     failureMessage: row.failure_message,
@@ -217,25 +219,25 @@ export class MapRepository extends SqlRepository {
   /** One job by audit and generation. */
   job(auditId: string, generation: number): MapJobRecord | undefined {
     const row = this.statement('SELECT * FROM buyer_question_map_jobs WHERE audit_id = ? AND generation = ?').get(auditId, generation) as
-      | JobRow
+      | MapJobRow
       | undefined;
-    return row === undefined ? undefined : jobFromRow(row);
+    return row === undefined ? undefined : mapJobFromRow(row);
   }
 
   /** The audit's job still being measured, if any (at most one). */
   runningJob(auditId: string): MapJobRecord | undefined {
     const row = this.statement("SELECT * FROM buyer_question_map_jobs WHERE audit_id = ? AND status = 'running'").get(auditId) as
-      | JobRow
+      | MapJobRow
       | undefined;
-    return row === undefined ? undefined : jobFromRow(row);
+    return row === undefined ? undefined : mapJobFromRow(row);
   }
 
   /** The newest finished job of the audit: the stored map. */
   latestCompleteJob(auditId: string): MapJobRecord | undefined {
     const row = this.statement(
       "SELECT * FROM buyer_question_map_jobs WHERE audit_id = ? AND status = 'complete' ORDER BY generation DESC LIMIT 1",
-    ).get(auditId) as JobRow | undefined;
-    return row === undefined ? undefined : jobFromRow(row);
+    ).get(auditId) as MapJobRow | undefined;
+    return row === undefined ? undefined : mapJobFromRow(row);
   }
 
   /**
@@ -278,8 +280,8 @@ export class MapRepository extends SqlRepository {
 
   /** Every job left running (by a process that stopped or died), oldest first: what a start resumes. */
   runningJobs(): MapJobRecord[] {
-    const rows = this.statement("SELECT * FROM buyer_question_map_jobs WHERE status = 'running' ORDER BY created_at, audit_id").all() as JobRow[];
-    return rows.map(jobFromRow);
+    const rows = this.statement("SELECT * FROM buyer_question_map_jobs WHERE status = 'running' ORDER BY created_at, audit_id").all() as MapJobRow[];
+    return rows.map(mapJobFromRow);
   }
 
   /** Stores one finished cell; false (and nothing changes) when that cell was already stored. */
@@ -311,8 +313,8 @@ export class MapRepository extends SqlRepository {
   listCells(auditId: string, generation: number): MapCellRecord[] {
     const rows = this.statement(
       'SELECT * FROM buyer_question_map_cells WHERE audit_id = ? AND generation = ? ORDER BY question_index, provider',
-    ).all(auditId, generation) as CellRow[];
-    return rows.map(cellFromRow);
+    ).all(auditId, generation) as MapCellRow[];
+    return rows.map(mapCellFromRow);
   }
 
   /** How many cells of one job are stored. */

@@ -3,12 +3,14 @@
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
 // Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore), the monthly budget with the provider
 // call log (BudgetStore), the rate-limit counters (RateLimitStore), accounts with their credits
-// (AccountStore) and stored audits (AuditStore). The other aggregates (maps, sign-in links, badge and
-// share tokens) are still the synchronous SQLite repositories.
+// (AccountStore) and stored audits (AuditStore). Maps (MapStore) have the port, both adapters and the
+// contract, but the map code still calls the synchronous MapRepository; sign-in links, badge and share
+// tokens are still synchronous SQLite repositories.
 
 import type { AccountRecord } from './account-repository.js';
 import type { AuditRecord } from './audit-repository.js';
 import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
+import type { MapCellRecord, MapJobRecord, NewMapJob, RerunStart } from './map-repository.js';
 import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
@@ -108,4 +110,56 @@ export interface AuditStore {
   latestScoresInCategory(categoryKey: string, excludingBrandKey: string, mode: string): Promise<number[]>;
   /** Audits attached to an email address, newest first. */
   listAuditsByEmail(email: string, limit?: number): Promise<AuditRecord[]>;
+}
+
+/** What a map read must know first: whether the audit exists, its stored map's and its running job's generations. */
+export interface MapReadState {
+  auditExists: boolean;
+  completeGeneration: number | undefined;
+  runningGeneration: number | undefined;
+}
+
+/** One finished generation as the report lists it. */
+export interface CompletedMapGeneration {
+  generation: number;
+  completedAt: string;
+  questions: number;
+  questionsWon: number;
+}
+
+/** Buyer-question map jobs (one per audit and generation; at most one running per audit) and their cells. */
+export interface MapStore {
+  /** Creates the free first job (generation 1) unless any job of the audit exists; true when this call created it. */
+  createFirstJob(job: NewMapJob): Promise<boolean>;
+  /**
+   * Starts the next generation and spends one credit of `job.chargedEmail` for it, in one transaction:
+   * a job of the audit already running is joined (nothing spent); with no credit nothing is written.
+   */
+  createRerunJob(job: NewMapJob & { chargedEmail: string }, now?: Date): Promise<RerunStart>;
+  /**
+   * Removes a running job and its cells (one that could not start) and, in the same transaction, gives
+   * back the credit it cost (when it was paid for); false when it was no longer running.
+   */
+  cancelJob(auditId: string, generation: number, now?: Date): Promise<boolean>;
+  /** The highest generation of the audit, 0 when it has no job. */
+  latestGeneration(auditId: string): Promise<number>;
+  job(auditId: string, generation: number): Promise<MapJobRecord | undefined>;
+  /** The audit's job still being measured, if any (at most one). */
+  runningJob(auditId: string): Promise<MapJobRecord | undefined>;
+  /** The newest finished job of the audit: the stored map. */
+  latestCompleteJob(auditId: string): Promise<MapJobRecord | undefined>;
+  mapReadState(auditId: string): Promise<MapReadState>;
+  /** The stored map of the newest finished job as its JSON text, never parsed: what a map read sends. */
+  latestCompleteMapJson(auditId: string): Promise<{ generation: number; mapJson: string } | undefined>;
+  /** Every finished generation, newest first, with its questions and questions won from the map's summary. */
+  completedGenerations(auditId: string): Promise<CompletedMapGeneration[]>;
+  /** Every job left running, oldest first. */
+  runningJobs(): Promise<MapJobRecord[]>;
+  /** Stores one finished cell; false (and nothing changes) when that cell was already stored. */
+  insertCell(cell: MapCellRecord): Promise<boolean>;
+  /** The stored cells of one job, by question then provider. */
+  listCells(auditId: string, generation: number): Promise<MapCellRecord[]>;
+  countCells(auditId: string, generation: number): Promise<number>;
+  /** Marks a running job complete with its grid; false when it was not running (already completed). */
+  completeJob(auditId: string, generation: number, map: Record<string, unknown>, completedAt: string): Promise<boolean>;
 }

@@ -12,6 +12,7 @@ import { JobRepository } from './job-repository.js';
 import { McpRunRepository } from './mcp-run-repository.js';
 import { RateLimitRepository } from './rate-limit-repository.js';
 import { SignInRepository } from './sign-in-repository.js';
+import { SqliteMapStore } from './sqlite-map-store.js';
 import { Repository } from './repository.js';
 import { TokenRepository } from './token-repository.js';
 import { WatchRepository } from './watch-repository.js';
@@ -53,6 +54,8 @@ export interface Store {
   readonly accountRepository: AccountRepository;
   /** Buyer-question map jobs and their cells. */
   readonly mapRepository: MapRepository;
+  /** The maps port over mapRepository (and the accounts, for a re-run's credit). */
+  readonly mapStore: SqliteMapStore;
   /** One-time sign-in links, stored hashed. */
   readonly signInRepository: SignInRepository;
   /** Badge tokens and share links, stored hashed. */
@@ -88,6 +91,8 @@ export function openStore(options: OpenStoreOptions): Store {
     database.pragma('busy_timeout = 5000');
     const appliedMigrations = applyMigrations(database, options.migrations ?? MIGRATIONS);
     const repository = new Repository(database);
+    const accountRepository = new AccountRepository(database);
+    const mapRepository = new MapRepository(database);
     let closed = false;
     return {
       path,
@@ -96,8 +101,9 @@ export function openStore(options: OpenStoreOptions): Store {
       rateLimitRepository: new RateLimitRepository(database),
       budgetRepository: new BudgetRepository(database),
       auditRepository: new AuditRepository(database),
-      accountRepository: new AccountRepository(database),
-      mapRepository: new MapRepository(database),
+      accountRepository,
+      mapRepository,
+      mapStore: new SqliteMapStore(mapRepository, accountRepository),
       signInRepository: new SignInRepository(database),
       tokenRepository: new TokenRepository(database),
       mcpRunRepository: new McpRunRepository(database),

@@ -5,6 +5,7 @@ export type { PgMigration } from './migrate.js';
 export { PgJobStore } from './pg-job-store.js';
 export { PgAccountStore } from './pg-account-store.js';
 export { PgAuditStore } from './pg-audit-store.js';
+export { PgMapStore } from './pg-map-store.js';
 export { PgBudgetStore } from './pg-budget-store.js';
 export { PgRateLimitStore } from './pg-rate-limit-store.js';
 export { PgRunStore } from './pg-run-store.js';
