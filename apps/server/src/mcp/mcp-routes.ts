@@ -74,6 +74,7 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     mode: config.providerMode,
     auditRepository: runtime.store.auditRepository,
     accountRepository: runtime.store.accountRepository,
+    mapStore: runtime.store.mapStore,
     mapRepository: runtime.store.mapRepository,
     mailer: runtime.mailer,
     baseUrl: config.baseUrl,

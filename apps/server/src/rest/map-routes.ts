@@ -58,6 +58,7 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     mode: config.providerMode,
     auditRepository: runtime.store.auditRepository,
     accountRepository: runtime.store.accountRepository,
+    mapStore: runtime.store.mapStore,
     mapRepository: runtime.store.mapRepository,
     runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency, jobs: runtime.jobs }),
     logger,

@@ -243,7 +243,7 @@ ${tail}`);
       noindex: true,
       body: `${running ? '<p class="notice" role="status">The buyer questions are being asked; this page refreshes every 5 seconds.</p>\n' : ''}${renderReportHtml(view, {
         mapAction: { formAction: `/report/${audit.id}/map${keyQuery}` },
-        mapHistory: store.mapRepository.completedGenerations(audit.id),
+        mapHistory: await store.mapStore.completedGenerations(audit.id),
         ...(owner === undefined ? {} : { rerunAction: { formAction: `/report/${audit.id}/map${keyQuery}`, credits: (await store.accountRepository.getAccount(owner))?.credits ?? 0 } }),
       })}${
         keyQuery === ''

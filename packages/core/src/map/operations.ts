@@ -1,5 +1,5 @@
 // startBuyerQuestionMap and getBuyerQuestionMap, row by row the spec's state table "Buyer-question map
-// of one audit" (docs/buyer-question-map.md). Which job exists is decided in SQLite (one row per audit and
+// of one audit" (docs/buyer-question-map.md). Which job exists is decided in the store (one row per audit and
 // generation), never in memory, so concurrent POSTs start one job and concurrent re-runs spend one credit.
 
 import { createHash } from 'node:crypto';
@@ -28,7 +28,7 @@ export async function startBuyerQuestionMap(
   options: StartBuyerQuestionMapOptions = {},
 ): Promise<BuyerQuestionMapResponse> {
   const audit = await findAudit(dependencies, request.auditId);
-  const stored = dependencies.mapRepository.latestCompleteJob(audit.id);
+  const stored = await dependencies.mapStore.latestCompleteJob(audit.id);
   if (stored === undefined) return startFirstMap(dependencies, audit, options);
   if (request.rerun !== true) {
     await options.beforeSpend?.();
@@ -45,9 +45,9 @@ export async function getBuyerQuestionMap(
 ): Promise<BuyerQuestionMapResponse> {
   const audit = await findAudit(dependencies, auditId);
   await options.afterLookup?.();
-  const stored = dependencies.mapRepository.latestCompleteJob(audit.id);
+  const stored = await dependencies.mapStore.latestCompleteJob(audit.id);
   if (stored !== undefined) return storedResponse(dependencies, stored);
-  const running = dependencies.mapRepository.runningJob(audit.id);
+  const running = await dependencies.mapStore.runningJob(audit.id);
   if (running !== undefined) return runningResponse(dependencies, running);
   return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
@@ -141,7 +141,7 @@ export function createBuyerQuestionMapReader(
       // The previous map stays the answer until the re-measurement completes.
       const running = dependencies.mapRepository.runningJob(id);
       if (running === undefined) return map.read;
-      const remeasuring = JSON.stringify({ status: 'running', generation: running.generation, progress: progressOf(dependencies, running) });
+      const remeasuring = JSON.stringify({ status: 'running', generation: running.generation, progress: progressNow(dependencies, running) });
       return bytesOf(`{"ok":true,"cached":true,"map":${map.mapJson},"remeasuring":${remeasuring}}`);
     },
   };
@@ -155,7 +155,7 @@ function bytesOf(json: string): BuyerQuestionMapRead {
 /** The answer while no map is stored: the running state, or why nothing runs. */
 function unstoredResponse(dependencies: BuyerQuestionMapDependencies, auditId: string): BuyerQuestionMapResponse {
   const running = dependencies.mapRepository.runningJob(auditId);
-  if (running !== undefined) return runningResponse(dependencies, running);
+  if (running !== undefined) return { ok: true, cached: false, status: 'running', generation: running.generation, progress: progressNow(dependencies, running) };
   // Synchronous: this serves the map read's fast path before Express (see AuditRepository.getAuditNow).
   const audit = dependencies.auditRepository.getAuditNow(auditId);
   if (audit === undefined) throw auditNotFound();
@@ -184,17 +184,17 @@ async function startFirstMap(
   audit: AuditRecord,
   options: StartBuyerQuestionMapOptions,
 ): Promise<BuyerQuestionMapResponse> {
-  const { mapRepository } = dependencies;
-  let job = mapRepository.runningJob(audit.id);
+  const { mapStore } = dependencies;
+  let job = await mapStore.runningJob(audit.id);
   if (job === undefined) {
     const fanout = readFanout(audit);
     if (fanout.questions.length === 0) throw noFanout(fanout.reasonMissing);
     await options.beforeSpend?.();
-    mapRepository.createFirstJob(newJob(dependencies, audit, fanout.questions));
-    job = mapRepository.runningJob(audit.id);
+    await mapStore.createFirstJob(newJob(dependencies, audit, fanout.questions));
+    job = await mapStore.runningJob(audit.id);
     if (job === undefined) {
       // Another request started it and it has already finished: that map is the stored one now.
-      const stored = mapRepository.latestCompleteJob(audit.id);
+      const stored = await mapStore.latestCompleteJob(audit.id);
       if (stored === undefined) throw new Error(`the map job of audit ${audit.id} vanished`);
       return storedResponse(dependencies, stored);
     }
@@ -212,11 +212,11 @@ async function rerunMap(
   signedInEmail: string | undefined,
   options: StartBuyerQuestionMapOptions,
 ): Promise<BuyerQuestionMapResponse> {
-  const { mapRepository, accountRepository } = dependencies;
+  const { mapStore, accountRepository } = dependencies;
   if (signedInEmail === undefined || audit.email === undefined || audit.email.toLowerCase() !== signedInEmail.toLowerCase()) {
     throw unauthorizedRerun(signedInEmail !== undefined);
   }
-  const running = mapRepository.runningJob(audit.id);
+  const running = await mapStore.runningJob(audit.id);
   if (running !== undefined) {
     // A re-measurement is already under way: this re-run joins it and pays nothing.
     await options.beforeSpend?.();
@@ -227,16 +227,15 @@ async function rerunMap(
   if (((await accountRepository.getAccount(signedInEmail))?.credits ?? 0) < 1) throw noCredits();
   await options.beforeSpend?.();
   const questions = readFanout(audit).questions;
-  const started = mapRepository.createRerunJob(newJob(dependencies, audit, questions, signedInEmail), () =>
-    accountRepository.spendCreditNow(signedInEmail),
-  );
+  // The credit is spent in the same transaction that starts the generation (MapStore.createRerunJob).
+  const started = await mapStore.createRerunJob({ ...newJob(dependencies, audit, questions, signedInEmail), chargedEmail: signedInEmail });
   if (started.outcome === 'no_credits') throw noCredits();
   if (started.outcome === 'started') {
     try {
       await dependencies.runner.run(dependencies, started.job);
     } catch (error) {
       // The job could not start: it goes, and so does the credit it cost.
-      mapRepository.cancelJob(started.job.auditId, started.job.generation, () => accountRepository.refundCreditNow(signedInEmail));
+      await mapStore.cancelJob(started.job.auditId, started.job.generation);
       throw error;
     }
   } else {
@@ -250,27 +249,32 @@ async function awaitJob(
   job: MapJobRecord,
   options: StartBuyerQuestionMapOptions,
 ): Promise<BuyerQuestionMapResponse> {
-  await dependencies.runner.waitFor(job.auditId, job.generation, options.waitMs ?? DEFAULT_MAP_WAIT_MS, options.signal, dependencies.mapRepository);
-  const current = dependencies.mapRepository.job(job.auditId, job.generation);
+  await dependencies.runner.waitFor(job.auditId, job.generation, options.waitMs ?? DEFAULT_MAP_WAIT_MS, options.signal, dependencies.mapStore);
+  const current = await dependencies.mapStore.job(job.auditId, job.generation);
   if (current?.status === 'complete' && current.map !== undefined) {
     return { ok: true, cached: false, map: current.map as unknown as BuyerQuestionMap };
   }
   return runningResponse(dependencies, current ?? job);
 }
 
-function storedResponse(dependencies: BuyerQuestionMapDependencies, stored: MapJobRecord): BuyerQuestionMapResponse {
+async function storedResponse(dependencies: BuyerQuestionMapDependencies, stored: MapJobRecord): Promise<BuyerQuestionMapResponse> {
   const map = stored.map as unknown as BuyerQuestionMap;
-  const running = dependencies.mapRepository.runningJob(stored.auditId);
+  const running = await dependencies.mapStore.runningJob(stored.auditId);
   if (running === undefined) return { ok: true, cached: true, map };
   // The previous map stays the answer until the re-measurement completes.
-  return { ok: true, cached: true, map, remeasuring: { status: 'running', generation: running.generation, progress: progressOf(dependencies, running) } };
+  return { ok: true, cached: true, map, remeasuring: { status: 'running', generation: running.generation, progress: await progressOf(dependencies, running) } };
 }
 
-function runningResponse(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): BuyerQuestionMapResponse {
-  return { ok: true, cached: false, status: 'running', generation: job.generation, progress: progressOf(dependencies, job) };
+async function runningResponse(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): Promise<BuyerQuestionMapResponse> {
+  return { ok: true, cached: false, status: 'running', generation: job.generation, progress: await progressOf(dependencies, job) };
 }
 
-function progressOf(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): BuyerQuestionMapProgress {
+async function progressOf(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): Promise<BuyerQuestionMapProgress> {
+  return { completed: await dependencies.mapStore.countCells(job.auditId, job.generation), total: job.questions.length * job.providers.length };
+}
+
+/** progressOf for the map read's fast path (synchronous, on the SQLite repository). */
+function progressNow(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): BuyerQuestionMapProgress {
   return { completed: dependencies.mapRepository.countCells(job.auditId, job.generation), total: job.questions.length * job.providers.length };
 }
 

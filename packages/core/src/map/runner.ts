@@ -71,7 +71,7 @@ export class BuyerQuestionMapRunner {
     this.registered = dependencies;
     this.jobs.register(MAP_JOB_KIND, {
       run: (key, context) => this.resume(key, context),
-      orphans: async () => dependencies.mapRepository.runningJobs().map((job) => jobKey(job.auditId, job.generation)),
+      orphans: async () => (await dependencies.mapStore.runningJobs()).map((job) => jobKey(job.auditId, job.generation)),
     });
   }
 
@@ -108,17 +108,17 @@ export class BuyerQuestionMapRunner {
    * Resolves when the job finishes, after `waitMs`, when the signal aborts or the runner stops, whichever
    * is first. A job another process works on is followed in the store.
    */
-  async waitFor(auditId: string, generation: number, waitMs: number, signal?: AbortSignal, mapRepository?: BuyerQuestionMapDependencies['mapRepository']): Promise<void> {
+  async waitFor(auditId: string, generation: number, waitMs: number, signal?: AbortSignal, mapStore?: BuyerQuestionMapDependencies['mapStore']): Promise<void> {
     if (this.jobs.isStopping || waitMs <= 0 || signal?.aborted === true) return;
     const key = jobKey(auditId, generation);
     const stopFollowing = new AbortController();
     let running = this.jobs.settled(MAP_JOB_KIND, key);
     if (running === undefined) {
       // Not here: wait only while another live process holds the job (it runs there), reading the store.
-      if (mapRepository === undefined) return;
+      if (mapStore === undefined) return;
       const lease = await this.jobs.describe(MAP_JOB_KIND, key);
       if (lease === undefined || lease.status !== 'open' || lease.owner === undefined) return;
-      running = followInStore(mapRepository, auditId, generation, stopFollowing.signal);
+      running = followInStore(mapStore, auditId, generation, stopFollowing.signal);
     }
     const follow = running;
     await new Promise<void>((resolve) => {
@@ -150,13 +150,13 @@ export class BuyerQuestionMapRunner {
     const dependencies = this.registered;
     if (dependencies === undefined) return 'paused';
     const [auditId, generation] = parseJobKey(key);
-    const job = dependencies.mapRepository.job(auditId, generation);
+    const job = await dependencies.mapStore.job(auditId, generation);
     if (job === undefined || job.status === 'complete') return 'done';
     return this.execute(dependencies, job, context);
   }
 
   private async execute(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord, context: JobContext): Promise<JobOutcome> {
-    const { mapRepository, logger } = dependencies;
+    const { mapStore, logger } = dependencies;
     const now = dependencies.now ?? (() => new Date());
     const log = logger.child({ auditId: job.auditId, generation: job.generation });
     const key = jobKey(job.auditId, job.generation);
@@ -166,8 +166,8 @@ export class BuyerQuestionMapRunner {
     const halted = (): boolean => context.halt.aborted;
     try {
       // Answers a previous pass could not store are written first: they are never asked again.
-      this.flush(dependencies, held);
-      const stored = new Set(mapRepository.listCells(job.auditId, job.generation).map((cell) => cellKey(cell.questionIndex, cell.provider)));
+      await this.flush(dependencies, held);
+      const stored = new Set((await mapStore.listCells(job.auditId, job.generation)).map((cell) => cellKey(cell.questionIndex, cell.provider)));
       const total = job.questions.length * job.providers.length;
       log.info('buyer-question map job running', { cells: total, alreadyStored: stored.size, held: held.size });
       const matcher = jobBrandMatcher(job);
@@ -184,7 +184,7 @@ export class BuyerQuestionMapRunner {
               provider === undefined
                 ? `${providerId} is no longer configured, so this cell could not be asked`
                 : `the service now runs the ${dependencies.mode} lineup, so this ${job.mode} cell could not be asked`;
-            for (const questionIndex of pending) this.store(dependencies, held, unaskableCell(job, questionIndex, providerId, reason, now));
+            for (const questionIndex of pending) await this.store(dependencies, held, unaskableCell(job, questionIndex, providerId, reason, now));
             return;
           }
           let next = 0;
@@ -193,7 +193,7 @@ export class BuyerQuestionMapRunner {
               const questionIndex = pending[next] as number;
               next += 1;
               const cell = await measureCell(provider, extractor, job, questionIndex, matcher, context.signal, now);
-              if (cell !== undefined) this.store(dependencies, held, cell);
+              if (cell !== undefined) await this.store(dependencies, held, cell);
             }
           };
           await Promise.all(Array.from({ length: Math.min(this.concurrencyPerProvider, pending.length) }, worker));
@@ -234,11 +234,11 @@ export class BuyerQuestionMapRunner {
     held: Map<string, MapCellRecord>,
     log: BuyerQuestionMapDependencies['logger'],
   ): Promise<'complete' | 'paused' | 'retry'> {
-    const { mapRepository } = dependencies;
+    const { mapStore } = dependencies;
     try {
-      this.flush(dependencies, held);
+      await this.flush(dependencies, held);
       if (held.size > 0) return 'retry';
-      const cells = mapRepository.listCells(job.auditId, job.generation);
+      const cells = await mapStore.listCells(job.auditId, job.generation);
       const total = job.questions.length * job.providers.length;
       if (cells.length < total) {
         log.info('buyer-question map job paused; it resumes on the next start', { stored: cells.length, cells: total });
@@ -247,7 +247,7 @@ export class BuyerQuestionMapRunner {
       const measuredAt = (dependencies.now ?? (() => new Date()))().toISOString();
       // The same competitor rules as the audit's, with its category (platforms and stores of other kinds left out).
       const category = (await dependencies.auditRepository.getAudit(job.auditId))?.category;
-      if (mapRepository.completeJob(job.auditId, job.generation, buildBuyerQuestionMap(job, cells, measuredAt, category) as unknown as Record<string, unknown>, measuredAt)) {
+      if (await mapStore.completeJob(job.auditId, job.generation, buildBuyerQuestionMap(job, cells, measuredAt, category) as unknown as Record<string, unknown>, measuredAt)) {
         log.info('buyer-question map complete', { cells: total });
       }
       return 'complete';
@@ -258,9 +258,9 @@ export class BuyerQuestionMapRunner {
   }
 
   /** Stores one finished cell; when the store refuses, the answer is held and written again later, never asked again. */
-  private store(dependencies: BuyerQuestionMapDependencies, held: Map<string, MapCellRecord>, cell: MapCellRecord): void {
+  private async store(dependencies: BuyerQuestionMapDependencies, held: Map<string, MapCellRecord>, cell: MapCellRecord): Promise<void> {
     try {
-      dependencies.mapRepository.insertCell(cell);
+      await dependencies.mapStore.insertCell(cell);
     } catch (error) {
       held.set(cellKey(cell.questionIndex, cell.provider), cell);
       dependencies.logger.warn('storing a buyer-question map cell failed; its answer is held and written again', {
@@ -271,15 +271,15 @@ export class BuyerQuestionMapRunner {
       return;
     }
     // The store takes writes again: the answers it refused go in now.
-    if (held.size > 0) this.flush(dependencies, held);
+    if (held.size > 0) await this.flush(dependencies, held);
   }
 
   /** Writes held answers; those the store still refuses stay held. */
-  private flush(dependencies: BuyerQuestionMapDependencies, held: Map<string, MapCellRecord>): void {
+  private async flush(dependencies: BuyerQuestionMapDependencies, held: Map<string, MapCellRecord>): Promise<void> {
     for (const [key, cell] of held) {
       try {
         // False means it was stored meanwhile (another runner, another pass): either way it is in the store.
-        dependencies.mapRepository.insertCell(cell);
+        await dependencies.mapStore.insertCell(cell);
         held.delete(key);
       } catch {
         return;
@@ -322,13 +322,13 @@ function parseJobKey(key: string): [string, number] {
 
 /** Resolves once the job is no longer running in the store (read every MAP_REMOTE_POLL_MS). */
 async function followInStore(
-  mapRepository: BuyerQuestionMapDependencies['mapRepository'],
+  mapStore: BuyerQuestionMapDependencies['mapStore'],
   auditId: string,
   generation: number,
   signal: AbortSignal,
 ): Promise<void> {
   while (!signal.aborted) {
-    const job = mapRepository.job(auditId, generation);
+    const job = await mapStore.job(auditId, generation);
     if (job === undefined || job.status !== 'running') return;
     await pause(MAP_REMOTE_POLL_MS, signal);
   }

@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger.js';
 import type { Provider, ProviderFailureKind, ProviderId } from '../providers/types.js';
 import type { AccountRepository } from '../store/account-repository.js';
 import type { AuditRepository } from '../store/audit-repository.js';
-import type { AuditStore } from '../store/ports.js';
+import type { AuditStore, MapStore } from '../store/ports.js';
 import type { MapRepository } from '../store/map-repository.js';
 import type { BuyerQuestionMapRunner } from './runner.js';
 
@@ -143,6 +143,12 @@ export interface BuyerQuestionMapDependencies {
    */
   auditRepository: MapAudits;
   accountRepository: AccountRepository;
+  /** The maps port (jobs and cells): every operation and the runner go through it. */
+  mapStore: MapStore;
+  /**
+   * The SQLite repository under mapStore, for the map read's fast path only (createBuyerQuestionMapReader
+   * answers without a promise, and keeps lookups while its `jobWrites` has not moved).
+   */
   mapRepository: MapRepository;
   /** The jobs this process is running; one per service. */
   runner: BuyerQuestionMapRunner;

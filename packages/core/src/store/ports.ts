@@ -3,9 +3,9 @@
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
 // Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore), the monthly budget with the provider
 // call log (BudgetStore), the rate-limit counters (RateLimitStore), accounts with their credits
-// (AccountStore) and stored audits (AuditStore). Maps (MapStore) have the port, both adapters and the
-// contract, but the map code still calls the synchronous MapRepository; sign-in links, badge and share
-// tokens are still synchronous SQLite repositories.
+// (AccountStore), stored audits (AuditStore) and buyer-question maps (MapStore). The map read's fast
+// path before Express still reads the SQLite repositories synchronously (docs/architecture.md). Sign-in
+// links, badge and share tokens are still synchronous SQLite repositories.
 
 import type { AccountRecord } from './account-repository.js';
 import type { AuditRecord } from './audit-repository.js';

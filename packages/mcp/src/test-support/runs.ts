@@ -71,6 +71,7 @@ export async function startTestRuns(): Promise<TestRuns> {
     mode: 'demo',
     auditRepository: store.auditRepository,
     accountRepository: store.accountRepository,
+    mapStore: store.mapStore,
     mapRepository: store.mapRepository,
     runRepository: store.mcpRunRepository,
     mailer: undefined,

@@ -71,6 +71,7 @@ export function mapDependencies(store: Store, providers: Provider[], options: { 
     mode: options.mode ?? 'demo',
     auditRepository: store.auditRepository,
     accountRepository: store.accountRepository,
+    mapStore: store.mapStore,
     mapRepository: store.mapRepository,
     runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: options.concurrency ?? 2 }),
     logger: createLogger({ level: 'silent' }),
