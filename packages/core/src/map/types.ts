@@ -4,9 +4,8 @@ import type { AuditMode, CompetitorCount } from '../audit/types.js';
 import type { BrandExtractor } from '../extraction/second-opinion.js';
 import type { Logger } from '../logging/logger.js';
 import type { Provider, ProviderFailureKind, ProviderId } from '../providers/types.js';
-import type { AccountRepository } from '../store/account-repository.js';
 import type { AuditRepository } from '../store/audit-repository.js';
-import type { AuditStore, MapStore } from '../store/ports.js';
+import type { AccountStore, AuditStore, MapStore } from '../store/ports.js';
 import type { MapRepository } from '../store/map-repository.js';
 import type { BuyerQuestionMapRunner } from './runner.js';
 
@@ -142,7 +141,8 @@ export interface BuyerQuestionMapDependencies {
    * Express (createBuyerQuestionMapReader); maps are still SQLite only.
    */
   auditRepository: MapAudits;
-  accountRepository: AccountRepository;
+  /** The accounts port: a re-run checks the balance first (the spend itself is MapStore.createRerunJob's). */
+  accountRepository: AccountStore;
   /** The maps port (jobs and cells): every operation and the runner go through it. */
   mapStore: MapStore;
   /**
