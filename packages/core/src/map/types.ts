@@ -138,7 +138,7 @@ export interface BuyerQuestionMapDependencies {
   mode: AuditMode;
   /**
    * The audits port, plus the SQLite repository's synchronous read for the map read's fast path before
-   * Express (createBuyerQuestionMapReader); maps are still SQLite only.
+   * Express (createBuyerQuestionMapReader; docs/architecture.md, "The store: ports and adapters").
    */
   auditRepository: MapAudits;
   /** The accounts port: a re-run checks the balance first (the spend itself is MapStore.createRerunJob's). */
