@@ -6,6 +6,9 @@
 // (AccountStore), stored audits (AuditStore) and buyer-question maps (MapStore). The map read's fast
 // path before Express still reads the SQLite repositories synchronously (docs/architecture.md). Sign-in
 // links, badge and share tokens are still synchronous SQLite repositories.
+//
+// Also ported (issue 17, second helper; this block supersedes the list above where they differ): watches
+// with their runs, answers and alerts (WatchStore; PostgreSQL migration 010).
 
 import type { AccountRecord } from './account-repository.js';
 import type { AuditRecord } from './audit-repository.js';
@@ -14,6 +17,20 @@ import type { MapCellRecord, MapJobRecord, NewMapJob, RerunStart } from './map-r
 import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
+import type {
+  AlertAttempt,
+  ManualRunStart,
+  NewWatchAlert,
+  NewWatchRun,
+  RunOutcome,
+  ScheduledRunClaim,
+  WatchAlertRecord,
+  WatchAlertTryRecord,
+  WatchAnswerRecord,
+  WatchPatch,
+  WatchRecord,
+  WatchRunRecord,
+} from './watch-repository.js';
 
 export type { JobStore } from '../jobs/types.js';
 
@@ -162,4 +179,60 @@ export interface MapStore {
   countCells(auditId: string, generation: number): Promise<number>;
   /** Marks a running job complete with its grid; false when it was not running (already completed). */
   completeJob(auditId: string, generation: number, map: Record<string, unknown>, completedAt: string): Promise<boolean>;
+}
+
+// --- Watches (tracking): WatchStore. SQLite: WatchRepository; PostgreSQL: postgres/pg-watch-store.ts. ---
+
+/** Watches, their runs and answers, and their alerts (docs/tracking.md). */
+export interface WatchStore {
+  createWatch(watch: WatchRecord): Promise<void>;
+  getWatch(id: string): Promise<WatchRecord | undefined>;
+  /** The owner's watches, oldest first. */
+  listWatches(ownerEmail: string): Promise<WatchRecord[]>;
+  countWatches(ownerEmail: string): Promise<number>;
+  /** Changes the fields given (one statement); false when there is no such watch. */
+  updateWatch(id: string, patch: WatchPatch, now: string): Promise<boolean>;
+  /** Deletes the watch with its runs, answers and alerts. */
+  deleteWatch(id: string): Promise<boolean>;
+  /** Watches due at `now` (not paused), most overdue first. */
+  dueWatches(now: string, limit: number): Promise<WatchRecord[]>;
+  /**
+   * Claims a due watch for one scheduled run: moves `next_run_at` from the value read to the next one
+   * (compare-and-set, so of several instances exactly one wins) and records the run in the same
+   * transaction. With `skipReason`, or when another run of the watch is still running, the run is
+   * recorded as skipped with the reason. Undefined when another instance claimed it first.
+   */
+  claimScheduledRun(claim: ScheduledRunClaim): Promise<WatchRunRecord | undefined>;
+  /**
+   * Starts a run asked for now by the owner, spending one credit in the same transaction; joins the
+   * running one instead (no credit) when there is one. A null `chargedEmail` (the operator's CLI run)
+   * spends nothing.
+   */
+  startManualRun(start: { run: NewWatchRun; chargedEmail: string | null; now: string }): Promise<ManualRunStart>;
+  /** Records a run that never started (the budget was used up): skipped, with the reason, no credit spent. */
+  recordSkippedRun(run: NewWatchRun, trigger: 'schedule' | 'manual'): Promise<WatchRunRecord>;
+  getRun(id: string): Promise<WatchRunRecord | undefined>;
+  /** A watch's runs, oldest first, optionally from/to (ISO times, inclusive). */
+  listRuns(watchId: string, range?: { from?: string | undefined; to?: string | undefined }): Promise<WatchRunRecord[]>;
+  /** Completed runs of the watch created before a moment, newest first. */
+  earlierCompleteRuns(watchId: string, before: string, limit: number): Promise<WatchRunRecord[]>;
+  /** Ids of the runs still running, oldest first. */
+  runningRunIds(): Promise<string[]>;
+  /** Stores one answer; false when it was stored already (an answer is stored once). */
+  insertAnswer(answer: WatchAnswerRecord): Promise<boolean>;
+  listAnswers(runId: string): Promise<WatchAnswerRecord[]>;
+  countAnswers(runId: string): Promise<number>;
+  /** Finishes a running run and queues its alerts, atomically; false when it was finished already (alerts are queued once). */
+  finishRun(id: string, outcome: RunOutcome, alerts: readonly NewWatchAlert[]): Promise<boolean>;
+  /** Alerts waiting for a try at `now`. */
+  dueAlerts(now: string, limit: number): Promise<WatchAlertRecord[]>;
+  /** The earliest time a pending alert wants its next try, if any. */
+  nextAlertTryAt(): Promise<string | undefined>;
+  /** Claims the next try of an alert (compare-and-set on its try count), leasing it until `leaseUntil`; false when another instance claimed it. */
+  claimAlertTry(id: string, expectedTries: number, leaseUntil: string): Promise<boolean>;
+  /** Logs one try and sets what happens next (delivered, failed for good, or another try at `nextTryAt`), atomically. */
+  recordAlertTry(id: string, attempt: AlertAttempt, next: { status: 'pending' | 'delivered' | 'failed'; nextTryAt: string | null }): Promise<void>;
+  listAlerts(watchId: string): Promise<WatchAlertRecord[]>;
+  /** Every try of the watch's alerts, oldest first: the log shown on the watch. */
+  listAlertTries(watchId: string): Promise<WatchAlertTryRecord[]>;
 }

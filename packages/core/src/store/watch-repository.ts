@@ -1,8 +1,10 @@
 import type { ProviderId } from '../providers/types.js';
+import type { WatchStore } from './ports.js';
 import { SqlRepository } from './sql-repository.js';
 
-// All SQL of tracking (docs/tracking.md). Every method is async, the port the PostgreSQL adapter implements
-// too; here each runs synchronously on SQLite. Claims are compare-and-set statements, never read-then-write
+// All SQLite SQL of tracking (docs/tracking.md): the SQLite adapter of the WatchStore port (ports.ts); the
+// PostgreSQL one is postgres/pg-watch-store.ts, and watch-store.contract.test.ts runs one suite on both.
+// Every method is async; here each runs synchronously on SQLite. Claims are compare-and-set statements, never read-then-write
 // in application code.
 
 export interface WatchRecord {
@@ -97,23 +99,73 @@ export interface WatchAlertTryRecord {
   error: string | null;
 }
 
+/** A scheduled run's claim of a due watch (see WatchStore.claimScheduledRun). */
+export interface ScheduledRunClaim {
+  watchId: string;
+  expectedNextRunAt: string;
+  nextRunAt: string;
+  run: NewWatchRun;
+  skipReason?: string | undefined;
+  now: string;
+}
+
+/** How a running run ended. */
+export interface RunOutcome {
+  status: 'complete' | 'skipped' | 'failed';
+  reason: string | null;
+  pointJson: string | null;
+  changesJson: string | null;
+  completedAt: string;
+}
+
+/** An alert queued when its run finishes. */
+export type NewWatchAlert = Omit<WatchAlertRecord, 'tries' | 'status'>;
+
+/** One try of an alert, as logged. */
+export interface AlertAttempt {
+  tryNumber: number;
+  triedAt: string;
+  ok: boolean;
+  httpStatus: number | null;
+  error: string | null;
+}
+
 export type ManualRunStart =
   | { outcome: 'started'; run: WatchRunRecord }
   | { outcome: 'joined'; run: WatchRunRecord }
   | { outcome: 'no_credits' };
 
-const WATCH_COLUMNS = `id, owner_email AS ownerEmail, brand, category, website, questions_json AS questionsJson,
-  providers_json AS providersJson, samples, schedule, paused, alert_email AS alertEmail, webhook_url AS webhookUrl,
-  webhook_secret AS webhookSecret, next_run_at AS nextRunAt, created_at AS createdAt, updated_at AS updatedAt`;
+export const WATCH_COLUMNS = `id, owner_email AS "ownerEmail", brand, category, website, questions_json AS "questionsJson",
+  providers_json AS "providersJson", samples, schedule, paused, alert_email AS "alertEmail", webhook_url AS "webhookUrl",
+  webhook_secret AS "webhookSecret", next_run_at AS "nextRunAt", created_at AS "createdAt", updated_at AS "updatedAt"`;
 
-const RUN_COLUMNS = `id, watch_id AS watchId, run_trigger AS runTrigger, scheduled_for AS scheduledFor, status, mode,
-  questions_json AS questionsJson, providers_json AS providersJson, samples, reason, charged_email AS chargedEmail,
-  created_at AS createdAt, completed_at AS completedAt,
-  point_json AS pointJson, changes_json AS changesJson`;
+export const RUN_COLUMNS = `id, watch_id AS "watchId", run_trigger AS "runTrigger", scheduled_for AS "scheduledFor", status, mode,
+  questions_json AS "questionsJson", providers_json AS "providersJson", samples, reason, charged_email AS "chargedEmail",
+  created_at AS "createdAt", completed_at AS "completedAt",
+  point_json AS "pointJson", changes_json AS "changesJson"`;
 
-type Row = Record<string, unknown>;
+/** A row as either driver returns it (SQLite: 0/1 for booleans; PostgreSQL: booleans, bigint as text). */
+export type Row = Record<string, unknown>;
 
-function toWatch(row: Row): WatchRecord {
+/** SQLite stores flags as 0/1, PostgreSQL as booleans. */
+function flag(value: unknown): boolean {
+  return value === 1 || value === true;
+}
+
+export function toAlertTry(row: Row): WatchAlertTryRecord {
+  return {
+    alertId: row.alertId as string,
+    channel: row.channel as WatchAlertTryRecord['channel'],
+    runId: row.runId as string,
+    tryNumber: row.tryNumber as number,
+    triedAt: row.triedAt as string,
+    ok: flag(row.ok),
+    httpStatus: (row.httpStatus as number | null) ?? null,
+    error: (row.error as string | null) ?? null,
+  };
+}
+
+export function toWatch(row: Row): WatchRecord {
   return {
     id: row.id as string,
     ownerEmail: row.ownerEmail as string,
@@ -124,8 +176,8 @@ function toWatch(row: Row): WatchRecord {
     providers: JSON.parse(row.providersJson as string) as ProviderId[],
     samples: row.samples as number,
     schedule: row.schedule as WatchRecord['schedule'],
-    paused: row.paused === 1,
-    alertEmail: row.alertEmail === 1,
+    paused: flag(row.paused),
+    alertEmail: flag(row.alertEmail),
     webhookUrl: (row.webhookUrl as string | null) ?? null,
     webhookSecret: row.webhookSecret as string,
     nextRunAt: row.nextRunAt as string,
@@ -134,7 +186,7 @@ function toWatch(row: Row): WatchRecord {
   };
 }
 
-function toRun(row: Row): WatchRunRecord {
+export function toRun(row: Row): WatchRunRecord {
   return {
     id: row.id as string,
     watchId: row.watchId as string,
@@ -154,25 +206,25 @@ function toRun(row: Row): WatchRunRecord {
   };
 }
 
-function toAnswer(row: Row): WatchAnswerRecord {
+export function toAnswer(row: Row): WatchAnswerRecord {
   return {
     runId: row.runId as string,
     questionIndex: row.questionIndex as number,
     provider: row.provider as ProviderId,
     sampleIndex: row.sampleIndex as number,
-    ok: row.ok === 1,
+    ok: flag(row.ok),
     model: (row.model as string | null) ?? null,
     answer: (row.answer as string | null) ?? null,
     brands: JSON.parse(row.brandsJson as string) as string[],
-    named: row.named === 1,
+    named: flag(row.named),
     position: (row.position as number | null) ?? null,
     failureKind: (row.failureKind as string | null) ?? null,
-    costMicroUsd: row.costMicroUsd as number,
+    costMicroUsd: Number(row.costMicroUsd),
     answeredAt: row.answeredAt as string,
   };
 }
 
-function toAlert(row: Row): WatchAlertRecord {
+export function toAlert(row: Row): WatchAlertRecord {
   return {
     id: row.id as string,
     watchId: row.watchId as string,
@@ -187,10 +239,16 @@ function toAlert(row: Row): WatchAlertRecord {
   };
 }
 
-const ALERT_COLUMNS = `id, watch_id AS watchId, run_id AS runId, channel, target, status, payload, tries, next_try_at AS nextTryAt, created_at AS createdAt`;
+export const ANSWER_COLUMNS = `run_id AS "runId", question_index AS "questionIndex", provider, sample_index AS "sampleIndex", ok, model, answer,
+  brands_json AS "brandsJson", named, position, failure_kind AS "failureKind", cost_micro_usd AS "costMicroUsd", answered_at AS "answeredAt"`;
 
-/** Watches, their runs and answers, and their alerts. */
-export class WatchRepository extends SqlRepository {
+export const ALERT_TRY_COLUMNS = `t.alert_id AS "alertId", a.channel, a.run_id AS "runId", t.try_number AS "tryNumber", t.tried_at AS "triedAt", t.ok,
+  t.http_status AS "httpStatus", t.error`;
+
+export const ALERT_COLUMNS = `id, watch_id AS "watchId", run_id AS "runId", channel, target, status, payload, tries, next_try_at AS "nextTryAt", created_at AS "createdAt"`;
+
+/** Watches, their runs and answers, and their alerts: the SQLite adapter of WatchStore (ports.ts). */
+export class WatchRepository extends SqlRepository implements WatchStore {
   async createWatch(watch: WatchRecord): Promise<void> {
     this.statement(`
       INSERT INTO watches (id, owner_email, brand, category, website, questions_json, providers_json, samples, schedule, paused,
@@ -276,14 +334,7 @@ export class WatchRepository extends SqlRepository {
    * transaction. With `skipReason`, or when another run of the watch is still running, the run is recorded
    * as skipped with the reason. Undefined when another process claimed it first.
    */
-  async claimScheduledRun(claim: {
-    watchId: string;
-    expectedNextRunAt: string;
-    nextRunAt: string;
-    run: NewWatchRun;
-    skipReason?: string | undefined;
-    now: string;
-  }): Promise<WatchRunRecord | undefined> {
+  async claimScheduledRun(claim: ScheduledRunClaim): Promise<WatchRunRecord | undefined> {
     return this.transaction(() => {
       const moved = this.statement('UPDATE watches SET next_run_at = ?, updated_at = ? WHERE id = ? AND next_run_at = ? AND paused = 0').run(
         claim.nextRunAt,
@@ -406,8 +457,7 @@ export class WatchRepository extends SqlRepository {
 
   async listAnswers(runId: string): Promise<WatchAnswerRecord[]> {
     const rows = this.statement(`
-      SELECT run_id AS runId, question_index AS questionIndex, provider, sample_index AS sampleIndex, ok, model, answer,
-        brands_json AS brandsJson, named, position, failure_kind AS failureKind, cost_micro_usd AS costMicroUsd, answered_at AS answeredAt
+      SELECT ${ANSWER_COLUMNS}
       FROM watch_answers WHERE run_id = ? ORDER BY provider, question_index, sample_index
     `).all(runId) as Row[];
     return rows.map(toAnswer);
@@ -423,8 +473,8 @@ export class WatchRepository extends SqlRepository {
    */
   async finishRun(
     id: string,
-    outcome: { status: 'complete' | 'skipped' | 'failed'; reason: string | null; pointJson: string | null; changesJson: string | null; completedAt: string },
-    alerts: readonly Omit<WatchAlertRecord, 'tries' | 'status'>[],
+    outcome: RunOutcome,
+    alerts: readonly NewWatchAlert[],
   ): Promise<boolean> {
     return this.transaction(() => {
       const done = this.statement(
@@ -466,7 +516,7 @@ export class WatchRepository extends SqlRepository {
   /** Logs one try and sets what happens next: delivered, failed for good, or another try at `nextTryAt`. */
   async recordAlertTry(
     id: string,
-    attempt: { tryNumber: number; triedAt: string; ok: boolean; httpStatus: number | null; error: string | null },
+    attempt: AlertAttempt,
     next: { status: 'pending' | 'delivered' | 'failed'; nextTryAt: string | null },
   ): Promise<void> {
     this.transaction(() => {
@@ -490,18 +540,9 @@ export class WatchRepository extends SqlRepository {
   /** Every try of the watch's alerts, oldest first: the log shown on the watch. */
   async listAlertTries(watchId: string): Promise<WatchAlertTryRecord[]> {
     const rows = this.statement(`
-      SELECT t.alert_id AS alertId, a.channel, a.run_id AS runId, t.try_number AS tryNumber, t.tried_at AS triedAt, t.ok, t.http_status AS httpStatus, t.error
+      SELECT ${ALERT_TRY_COLUMNS}
       FROM watch_alert_tries t JOIN watch_alerts a ON a.id = t.alert_id WHERE a.watch_id = ? ORDER BY t.tried_at, a.channel, t.try_number
     `).all(watchId) as Row[];
-    return rows.map((row) => ({
-      alertId: row.alertId as string,
-      channel: row.channel as WatchAlertTryRecord['channel'],
-      runId: row.runId as string,
-      tryNumber: row.tryNumber as number,
-      triedAt: row.triedAt as string,
-      ok: row.ok === 1,
-      httpStatus: (row.httpStatus as number | null) ?? null,
-      error: (row.error as string | null) ?? null,
-    }));
+    return rows.map(toAlertTry);
   }
 }

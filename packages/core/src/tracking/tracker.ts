@@ -14,7 +14,8 @@ import { rulesBrandExtractor, type BrandExtractor } from '../extraction/second-o
 import type { Logger } from '../logging/logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import { ProviderFailure, type Provider, type ProviderId } from '../providers/types.js';
-import type { NewWatchRun, WatchAlertRecord, WatchAnswerRecord, WatchRecord, WatchRepository, WatchRunRecord } from '../store/watch-repository.js';
+import type { WatchStore } from '../store/ports.js';
+import type { NewWatchRun, WatchAlertRecord, WatchAnswerRecord, WatchRecord, WatchRunRecord } from '../store/watch-repository.js';
 import { buildAlertMail, buildWebhookPayload } from './alert-content.js';
 import { buildPoint } from './point.js';
 import { nextRunAfter } from './schedule.js';
@@ -37,7 +38,8 @@ const ALERT_TRY_LEASE_MS = 60_000;
 const DEFAULT_CONCURRENCY = 4;
 
 export interface TrackingDependencies {
-  watchRepository: WatchRepository;
+  /** The watches port (SQLite: WatchRepository; PostgreSQL: PgWatchStore). */
+  watchRepository: WatchStore;
   /** The process's job runner: each run is a leased job of it, taken over when its process dies. */
   jobs: JobRunner;
   lineup: ReadonlyMap<ProviderId, Provider>;
