@@ -98,9 +98,9 @@ describe('sign-in by mailed link', () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mail.html).toContain(`href="${link}"`);
     // Only the hash is stored.
-    const stored = service.service.store.signInRepository.getLink(hashSignInToken(token));
+    const stored = await service.service.store.signInRepository.getLink(hashSignInToken(token));
     expect(stored?.email).toBe('owner@acme.example');
-    expect(service.service.store.signInRepository.getLink(token)).toBeUndefined();
+    expect(await service.service.store.signInRepository.getLink(token)).toBeUndefined();
 
     const callback = await getManual(local);
     expect(callback.status).toBe(303);
@@ -151,8 +151,8 @@ describe('sign-in by mailed link', () => {
   it('refuses a link older than 15 minutes and accepts one just under', async () => {
     const service = await start();
     const repository = service.service.store.signInRepository;
-    const stale = createSignInLink(repository, 'owner@acme.example', new Date(Date.now() - 15 * 60_000 - 5_000));
-    const fresh = createSignInLink(repository, 'owner@acme.example', new Date(Date.now() - 14 * 60_000));
+    const stale = await createSignInLink(repository, 'owner@acme.example', new Date(Date.now() - 15 * 60_000 - 5_000));
+    const fresh = await createSignInLink(repository, 'owner@acme.example', new Date(Date.now() - 14 * 60_000));
 
     const refused = await getManual(`${service.url}/auth/callback?token=${stale.token}`);
     expect(refused.status).toBe(400);

@@ -138,7 +138,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
     }
     await consumeSignInLimits(limiter, callerKey(request), email);
     // Every valid address gets a link and the same answer: whether it has audits or an account is never revealed.
-    const { token } = createSignInLink(store.signInRepository, email, now());
+    const { token } = await createSignInLink(store.signInRepository, email, now());
     try {
       const sent = await mailer.send(buildSignInMail(email, signInLinkUrl(config.baseUrl, token)));
       request.log.info('sign-in link sent', { delivery: sent.delivery });
@@ -155,7 +155,7 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
   });
 
   router.get('/auth/callback', async (request, response) => {
-    const email = consumeSignInLink(store.signInRepository, request.query.token, now());
+    const email = await consumeSignInLink(store.signInRepository, request.query.token, now());
     if (email === undefined) {
       sendHtml(
         response,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SignInRepository } from '@visibility/core';
+import type { SignInStore } from '@visibility/core';
 
 /** How long a mailed link works: long enough to switch to the mail app, short enough that an old mail is useless. */
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
@@ -16,16 +16,16 @@ export function hashSignInToken(token: string): string {
 }
 
 /** Creates and stores a one-time link token for an address; returns the raw token (mailed, never stored) and its expiry. */
-export function createSignInLink(repository: SignInRepository, email: string, now: Date = new Date()): { token: string; expiresAt: Date } {
+export async function createSignInLink(repository: SignInStore, email: string, now: Date = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_SECONDS * 1000);
-  repository.deleteExpiredLinks(new Date(now.getTime() - EXPIRED_LINK_RETENTION_MS));
-  repository.insertLink({ tokenHash: hashSignInToken(token), email, createdAt: now, expiresAt });
+  await repository.deleteExpiredLinks(new Date(now.getTime() - EXPIRED_LINK_RETENTION_MS));
+  await repository.insertLink({ tokenHash: hashSignInToken(token), email, createdAt: now, expiresAt });
   return { token, expiresAt };
 }
 
 /** Uses a link token once: the email it was mailed to, or undefined when it is malformed, unknown, expired or already used. */
-export function consumeSignInLink(repository: SignInRepository, token: unknown, now: Date = new Date()): string | undefined {
+export async function consumeSignInLink(repository: SignInStore, token: unknown, now: Date = new Date()): Promise<string | undefined> {
   if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) return undefined;
   return repository.consumeLink(hashSignInToken(token), now);
 }

@@ -125,7 +125,7 @@ describe('tampered and replayed one-time sign-in links', () => {
   const sessionSet = (response: Response) => response.headers.getSetCookie().some((header) => header.startsWith(`${SESSION_COOKIE}=`) && !header.startsWith(`${SESSION_COOKIE}=;`));
 
   it('refuses tampered tokens without burning the real link, which then works exactly once', async () => {
-    const { token } = createSignInLink(running.service.store.signInRepository, OWNER);
+    const { token } = await createSignInLink(running.service.store.signInRepository, OWNER);
     const flip = (character: string) => (character === 'A' ? 'B' : 'A');
     const tampered = [
       `${flip(token[0] ?? 'A')}${token.slice(1)}`,
@@ -162,8 +162,8 @@ describe('tampered and replayed one-time sign-in links', () => {
 
   it('signs each of two links in exactly once under concurrent use, each as its own address', async () => {
     const repository = running.service.store.signInRepository;
-    const first = createSignInLink(repository, 'first@acme.example');
-    const second = createSignInLink(repository, 'second@acme.example');
+    const first = await createSignInLink(repository, 'first@acme.example');
+    const second = await createSignInLink(repository, 'second@acme.example');
     const attempts = [first, second, first, second, first, second, first, second, first, second].map(({ token }) => callback(`?token=${token}`));
     const answers = await Promise.all(attempts);
     const signedIn = answers.filter((answer) => answer.status === 303);
@@ -175,18 +175,18 @@ describe('tampered and replayed one-time sign-in links', () => {
 
   it('refuses a link that expired a second ago, and a new link for the address does not revive it', async () => {
     const repository = running.service.store.signInRepository;
-    const expired = createSignInLink(repository, OWNER, new Date(Date.now() - 15 * 60_000 - 1_000));
+    const expired = await createSignInLink(repository, OWNER, new Date(Date.now() - 15 * 60_000 - 1_000));
     const refused = await callback(`?token=${expired.token}`);
     expect(refused.status).toBe(400);
     expect(sessionSet(refused)).toBe(false);
     // A new link for the same address does not make the old one valid again.
-    const fresh = createSignInLink(repository, OWNER);
+    const fresh = await createSignInLink(repository, OWNER);
     expect((await callback(`?token=${expired.token}`)).status).toBe(400);
     expect((await callback(`?token=${fresh.token}`)).status).toBe(303);
   });
 
   it('never sends the link token on: the callback answers with no-referrer and no-store, and a refusal never reflects it', async () => {
-    const { token } = createSignInLink(running.service.store.signInRepository, OWNER);
+    const { token } = await createSignInLink(running.service.store.signInRepository, OWNER);
     const bad = await callback(`?token=${token.slice(0, -1)}x"><script>alert(1)</script>`);
     expect(bad.status).toBe(400);
     const html = await bad.text();

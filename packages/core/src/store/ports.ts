@@ -8,7 +8,8 @@
 // links, badge and share tokens are still synchronous SQLite repositories.
 //
 // Also ported (issue 17, second helper; this block supersedes the list above where they differ): watches
-// with their runs, answers and alerts (WatchStore; PostgreSQL migration 010).
+// with their runs, answers and alerts (WatchStore; PostgreSQL migration 010), sign-in links (SignInStore;
+// migration 008).
 
 import type { AccountRecord } from './account-repository.js';
 import type { AuditRecord } from './audit-repository.js';
@@ -17,6 +18,7 @@ import type { MapCellRecord, MapJobRecord, NewMapJob, RerunStart } from './map-r
 import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
+import type { SignInLinkRecord } from './sign-in-repository.js';
 import type {
   AlertAttempt,
   ManualRunStart,
@@ -235,4 +237,21 @@ export interface WatchStore {
   listAlerts(watchId: string): Promise<WatchAlertRecord[]>;
   /** Every try of the watch's alerts, oldest first: the log shown on the watch. */
   listAlertTries(watchId: string): Promise<WatchAlertTryRecord[]>;
+}
+
+// --- Sign-in links: SignInStore. SQLite: SignInRepository; PostgreSQL: postgres/pg-sign-in-store.ts. ---
+
+/** One-time sign-in links, kept by the SHA-256 hash of their token (emails lower-cased). */
+export interface SignInStore {
+  /** Stores a new link by its token hash. */
+  insertLink(link: { tokenHash: string; email: string; createdAt: Date; expiresAt: Date }): Promise<void>;
+  /**
+   * Marks an unused, unexpired link used and returns its email; undefined when the link is unknown,
+   * expired or already used. One UPDATE, so two concurrent uses, from any instances, cannot both succeed.
+   */
+  consumeLink(tokenHash: string, now?: Date): Promise<string | undefined>;
+  /** Reads one link by its token hash (tests and diagnostics). */
+  getLink(tokenHash: string): Promise<SignInLinkRecord | undefined>;
+  /** Deletes links that expired before `before` (used or not: they can never sign anyone in again); returns how many. */
+  deleteExpiredLinks(before: Date): Promise<number>;
 }

@@ -1,3 +1,4 @@
+import type { SignInStore } from './ports.js';
 import { SqlRepository } from './sql-repository.js';
 
 /** One stored sign-in link: only the SHA-256 hash of its token is kept, never the token itself. */
@@ -9,7 +10,8 @@ export interface SignInLinkRecord {
   usedAt: string | undefined;
 }
 
-interface SignInLinkRow {
+/** A sign-in link as either driver returns its row. */
+export interface SignInLinkRow {
   token_hash: string;
   email: string;
   created_at: string;
@@ -17,10 +19,16 @@ interface SignInLinkRow {
   used_at: string | null;
 }
 
-/** SQL of the one-time sign-in links (migration 7's `sign_in_links`). Times are ISO 8601 UTC strings, so they compare as text. */
-export class SignInRepository extends SqlRepository {
-  /** Stores a new link by its token hash (emails are kept lower-cased). */
-  insertLink(link: { tokenHash: string; email: string; createdAt: Date; expiresAt: Date }): void {
+export function signInLinkFromRow(row: SignInLinkRow): SignInLinkRecord {
+  return { tokenHash: row.token_hash, email: row.email, createdAt: row.created_at, expiresAt: row.expires_at, usedAt: row.used_at ?? undefined };
+}
+
+/**
+ * SQL of the one-time sign-in links (migration 7's `sign_in_links`), the SQLite adapter of SignInStore
+ * (ports.ts). Times are ISO 8601 UTC strings, so they compare as text.
+ */
+export class SignInRepository extends SqlRepository implements SignInStore {
+  async insertLink(link: { tokenHash: string; email: string; createdAt: Date; expiresAt: Date }): Promise<void> {
     this.statement('INSERT INTO sign_in_links (token_hash, email, created_at, expires_at, used_at) VALUES (?, ?, ?, ?, NULL)').run(
       link.tokenHash,
       link.email.toLowerCase(),
@@ -29,11 +37,7 @@ export class SignInRepository extends SqlRepository {
     );
   }
 
-  /**
-   * Marks an unused, unexpired link used and returns its email; undefined when the link is unknown,
-   * expired or already used. One UPDATE, so two concurrent uses of the same link cannot both succeed.
-   */
-  consumeLink(tokenHash: string, now: Date = new Date()): string | undefined {
+  async consumeLink(tokenHash: string, now: Date = new Date()): Promise<string | undefined> {
     const at = now.toISOString();
     const row = this.statement(
       'UPDATE sign_in_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING email',
@@ -41,15 +45,12 @@ export class SignInRepository extends SqlRepository {
     return row?.email;
   }
 
-  /** Reads one link by its token hash (for tests and diagnostics). */
-  getLink(tokenHash: string): SignInLinkRecord | undefined {
+  async getLink(tokenHash: string): Promise<SignInLinkRecord | undefined> {
     const row = this.statement('SELECT * FROM sign_in_links WHERE token_hash = ?').get(tokenHash) as SignInLinkRow | undefined;
-    if (row === undefined) return undefined;
-    return { tokenHash: row.token_hash, email: row.email, createdAt: row.created_at, expiresAt: row.expires_at, usedAt: row.used_at ?? undefined };
+    return row === undefined ? undefined : signInLinkFromRow(row);
   }
 
-  /** Deletes links that expired before `before` (used or not: they can never sign anyone in again); returns how many. */
-  deleteExpiredLinks(before: Date): number {
+  async deleteExpiredLinks(before: Date): Promise<number> {
     return this.statement('DELETE FROM sign_in_links WHERE expires_at < ?').run(before.toISOString()).changes;
   }
 }
