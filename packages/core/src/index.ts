@@ -101,6 +101,7 @@ export { SignInRepository } from './store/index.js';
 export type { SignInLinkRecord } from './store/index.js';
 export { TokenRepository } from './store/index.js';
 export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './store/index.js';
+export type { BadgeSubjectReader } from './audit-tokens/index.js';
 export {
   badgeForToken,
   badgeStateAt,
@@ -269,5 +270,5 @@ export {
 export type { JobContext, JobKindHandler, JobLease, JobOutcome, JobOwner, JobRecord, JobRunnerOptions, JobStatus, JobStore, JobWork } from './jobs/index.js';
 export { applyPgMigrations, createPgPool, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgRateLimitStore, PgRunStore, readPgMigrations } from './store/postgres/index.js';
 export type { AccountStore, AuditStore, BudgetSettlement, BudgetStore, CompletedMapGeneration, MapReadState, MapStore, RateLimitStore, RunStore } from './store/ports.js';
-export type { SignInStore } from './store/ports.js';
+export type { SignInStore, TokenStore } from './store/ports.js';
 export type { PgMigration, PgPool } from './store/postgres/index.js';

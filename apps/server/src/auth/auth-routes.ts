@@ -108,7 +108,12 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
 
   const creditsOf = async (session: Session): Promise<number> => (await store.accountRepository.getAccount(session.email))?.credits ?? 0;
   const auditsOf = async (session: Session): Promise<AccountAuditSummary[]> =>
-    (await store.auditRepository.listAuditsByEmail(session.email)).map((record) => ({ ...toAuditSummary(record), tokens: listAuditTokens(store.tokenRepository, record.id) }));
+    Promise.all(
+      (await store.auditRepository.listAuditsByEmail(session.email)).map(async (record) => ({
+        ...toAuditSummary(record),
+        tokens: await listAuditTokens(store.tokenRepository, record.id),
+      })),
+    );
 
   const accountView = async (session: Session): Promise<Extract<AccountPageView, { signedIn: true }>> => ({
     signedIn: true,
@@ -200,9 +205,10 @@ export function authRoutes(context: RouteContext, options: AuthRouteOptions = {}
 
   router.get('/api/account/audits', async (request, response) => {
     const session = requireSession(request);
+    const audits = await auditsOf(session);
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Vary', 'Cookie');
-    response.json({ audits: await auditsOf(session) });
+    response.json({ audits });
   });
 
   router.get('/account', async (request, response) => {

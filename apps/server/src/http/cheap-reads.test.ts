@@ -120,7 +120,7 @@ describe('GET /api/badge/{token} before Express', () => {
     ['a fresh badge', async () => `/api/badge/${await badgeToken()}`],
     ['a fresh badge with a query string', async () => `/api/badge/${await badgeToken()}?style=flat`],
     ['an unknown token (404 SVG)', async () => `/api/badge/vb_${'A'.repeat(43)}`],
-    ['a malformed token (404 SVG)', () => '/api/badge/nonsense'],
+    ['a malformed token (404 SVG)', async () => '/api/badge/nonsense'],
   ] as const) {
     it(`answers ${label} exactly as the Express route does`, async () => {
       const url = await path();

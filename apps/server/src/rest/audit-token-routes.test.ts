@@ -247,7 +247,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
     const first = badges.answer(token, undefined);
     expect(first.status).toBe(200);
     // Revoked in the store behind the kept answer (as another process would): still 200 within 5 s, 404 after.
-    expect(revokeAuditToken(tokenRepository, { auditId, kind: 'badge', rawToken: token })).toBe(true);
+    expect(await revokeAuditToken(tokenRepository, { auditId, kind: 'badge', rawToken: token })).toBe(true);
     nowMs += 4_999;
     expect(badges.answer(token, undefined)).toBe(first);
     nowMs += 1;
@@ -256,7 +256,7 @@ describe('createBadgeAnswers: found badges kept a few seconds', () => {
     const otherAuditId = await insertAudit();
     const other = await mintBadge(otherAuditId);
     expect(badges.answer(other, undefined).status).toBe(200);
-    expect(revokeAuditToken(tokenRepository, { auditId: otherAuditId, kind: 'badge', rawToken: other })).toBe(true);
+    expect(await revokeAuditToken(tokenRepository, { auditId: otherAuditId, kind: 'badge', rawToken: other })).toBe(true);
     badges.forget(other);
     expect(badges.answer(other, undefined).status).toBe(404);
   });

@@ -11,7 +11,7 @@ import {
   revokeAuditToken,
   revokeAuditTokenById,
   type AuditRecord,
-  type TokenRepository,
+  type BadgeSubjectReader,
 } from '@visibility/core';
 import { isSameOriginRequest } from '../auth/same-origin.js';
 import { readSession } from '../auth/session.js';
@@ -85,7 +85,7 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
 
   router.post('/api/audit/:auditId/badge-token', async (request, response) => {
     const { audit, email } = await ownedAudit(request);
-    const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'badge', createdBy: email });
+    const token = await mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'badge', createdBy: email });
     const badgeUrl = `${baseUrl}/api/badge/${token}`;
     const landingUrl = `${baseUrl}/badge/${token}`;
     sendCreated(response, { token, badgeUrl, landingUrl, embedHtml: badgeEmbedHtml(audit.brand, badgeUrl, landingUrl) });
@@ -93,7 +93,7 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
 
   router.post('/api/audit/:auditId/share-link', async (request, response) => {
     const { audit, email } = await ownedAudit(request);
-    const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'share', createdBy: email });
+    const token = await mintAuditToken(store.tokenRepository, { auditId: audit.id, kind: 'share', createdBy: email });
     sendCreated(response, { token, url: `${baseUrl}/share/${token}` });
   });
 
@@ -102,7 +102,7 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
     const { audit } = await ownedAudit(request);
     response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Vary', 'Cookie');
-    response.json({ auditId: audit.id, tokens: listAuditTokens(store.tokenRepository, audit.id) });
+    response.json({ auditId: audit.id, tokens: await listAuditTokens(store.tokenRepository, audit.id) });
   });
 
   router.delete('/api/audit/:auditId/tokens/:kind/:token', async (request, response) => {
@@ -112,8 +112,8 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
     // The raw token (as returned when it was created) or the id from the list.
     const revoked =
       isAuditTokenKind(kind) &&
-      (revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: given }) ||
-        revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: given }));
+      ((await revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: given })) ||
+        (await revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: given })));
     // A revoked badge stops answering at once, not when its kept answer expires.
     if (revoked && kind === 'badge') badges.forget(given);
     if (!revoked) {
@@ -162,7 +162,7 @@ export interface BadgeAnswers {
  * drops the kept answer at once (one revoked elsewhere answers 404 within 5 s).
  */
 export function createBadgeAnswers(
-  repository: TokenRepository,
+  repository: BadgeSubjectReader,
   options: { keepMs?: number; maxKept?: number; now?: () => number } = {},
 ): BadgeAnswers {
   const keepMs = options.keepMs ?? BADGE_ANSWER_KEEP_MS;
@@ -199,7 +199,7 @@ export function createBadgeAnswers(
  * follows the content (brand, month, re-check state), so a client or CDN revalidating after max-age
  * gets a 304 until the badge would look different.
  */
-export function badgeAnswer(repository: TokenRepository, rawToken: string, ifNoneMatch?: string | string[]): HttpAnswer {
+export function badgeAnswer(repository: BadgeSubjectReader, rawToken: string, ifNoneMatch?: string | string[]): HttpAnswer {
   const badge = badgeForToken(repository, rawToken);
   let maxAge = BADGE_NOT_FOUND_MAX_AGE_SECONDS;
   if (badge.found) {

@@ -313,7 +313,7 @@ ${tail}`);
   router.get('/share/:token', async (request, response) => {
     const chosen = tokenAndRepresentation(request, response);
     if (chosen === undefined) return;
-    const record = resolveAuditToken(store.tokenRepository, chosen.token, 'share');
+    const record = await resolveAuditToken(store.tokenRepository, chosen.token, 'share');
     const audit = record === undefined ? undefined : await store.auditRepository.getAudit(record.auditId);
     const path = `/share/${chosen.token}`;
     if (audit === undefined) {
@@ -346,7 +346,7 @@ ${tail}`);
   router.get('/badge/:token', async (request, response) => {
     const chosen = tokenAndRepresentation(request, response);
     if (chosen === undefined) return;
-    const record = resolveAuditToken(store.tokenRepository, chosen.token, 'badge');
+    const record = await resolveAuditToken(store.tokenRepository, chosen.token, 'badge');
     const audit = record === undefined ? undefined : await store.auditRepository.getAudit(record.auditId);
     const path = `/badge/${chosen.token}`;
     if (audit === undefined) {
@@ -367,7 +367,7 @@ ${tail}`);
   router.post('/account/audits/:auditId/tokens/:kind/:id/revoke', form, async (request: Request<{ auditId: string; kind: string; id: string }>, response) => {
     const { audit } = await findOwnedAudit(request as unknown as Request, context);
     const kind = request.params.kind;
-    const revoked = (kind === 'badge' || kind === 'share') && revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: request.params.id });
+    const revoked = (kind === 'badge' || kind === 'share') && (await revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: request.params.id }));
     if (!revoked) throw new ApiError(404, 'token_not_found', 'This audit has no such badge or share link.', 'Reload your account page and use its Revoke buttons.');
     response.setHeader('Cache-Control', 'no-store');
     response.redirect(303, '/account');
@@ -381,7 +381,7 @@ ${tail}`);
       return;
     }
     const { audit, email } = await findOwnedAudit(request as unknown as Request, context);
-    const token = mintAuditToken(store.tokenRepository, { auditId: audit.id, kind, createdBy: email });
+    const token = await mintAuditToken(store.tokenRepository, { auditId: audit.id, kind, createdBy: email });
     if (kind === 'badge') {
       const embed = badgeEmbedHtml(audit.brand, `${config.baseUrl}/api/badge/${token}`, `${config.baseUrl}/badge/${token}`);
       sendPage(response, layout, {

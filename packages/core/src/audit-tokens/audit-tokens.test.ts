@@ -49,9 +49,9 @@ function storedRows(): Array<Record<string, unknown>> {
 }
 
 describe('mintAuditToken', () => {
-  it('returns a recognisable 256-bit token per kind and stores only its SHA-256 hash', () => {
-    const badge = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'Owner@Acme.example' });
-    const share = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'share', createdBy: 'owner@acme.example' });
+  it('returns a recognisable 256-bit token per kind and stores only its SHA-256 hash', async () => {
+    const badge = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'Owner@Acme.example' });
+    const share = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'share', createdBy: 'owner@acme.example' });
     expect(badge).toMatch(/^vb_[A-Za-z0-9_-]{43}$/);
     expect(share).toMatch(/^vs_[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(badge.slice(3), 'base64url')).toHaveLength(32);
@@ -64,19 +64,19 @@ describe('mintAuditToken', () => {
     expect(JSON.stringify(rows)).not.toContain(share.slice(3));
   });
 
-  it('never repeats a token', () => {
-    const tokens = new Set(Array.from({ length: 200 }, () => mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' })));
+  it('never repeats a token', async () => {
+    const tokens = new Set(await Promise.all(Array.from({ length: 200 }, () => mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' }))));
     expect(tokens.size).toBe(200);
   });
 
-  it('refuses an audit that does not exist', () => {
-    expect(() =>
+  it('refuses an audit that does not exist', async () => {
+    await expect(
       mintAuditToken(store.tokenRepository, { auditId: '00000000-0000-4000-8000-000000000000', kind: 'badge', createdBy: 'o@a.example' }),
-    ).toThrow(/FOREIGN KEY/);
+    ).rejects.toThrow(/FOREIGN KEY/);
   });
 
-  it('keeps the raw token out of the database file', () => {
-    const token = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+  it('keeps the raw token out of the database file', async () => {
+    const token = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
     store.database.pragma('wal_checkpoint(TRUNCATE)');
     const file = readFileSync(store.path);
     expect(file.includes(hashAuditToken(token))).toBe(true);
@@ -85,58 +85,58 @@ describe('mintAuditToken', () => {
 });
 
 describe('resolveAuditToken', () => {
-  it('finds an active token of its own kind only', () => {
-    const badge = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
-    expect(resolveAuditToken(store.tokenRepository, badge, 'badge')).toMatchObject({ auditId: AUDIT_ID, kind: 'badge', revokedAt: undefined });
-    expect(resolveAuditToken(store.tokenRepository, badge, 'share')).toBeUndefined();
+  it('finds an active token of its own kind only', async () => {
+    const badge = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+    expect(await resolveAuditToken(store.tokenRepository, badge, 'badge')).toMatchObject({ auditId: AUDIT_ID, kind: 'badge', revokedAt: undefined });
+    expect(await resolveAuditToken(store.tokenRepository, badge, 'share')).toBeUndefined();
     // Same secret under the other prefix: a different token.
-    expect(resolveAuditToken(store.tokenRepository, `vs_${badge.slice(3)}`, 'share')).toBeUndefined();
+    expect(await resolveAuditToken(store.tokenRepository, `vs_${badge.slice(3)}`, 'share')).toBeUndefined();
   });
 
-  it('does not find unknown or malformed tokens', () => {
-    expect(resolveAuditToken(store.tokenRepository, `vb_${'A'.repeat(43)}`, 'badge')).toBeUndefined();
+  it('does not find unknown or malformed tokens', async () => {
+    expect(await resolveAuditToken(store.tokenRepository, `vb_${'A'.repeat(43)}`, 'badge')).toBeUndefined();
     for (const malformed of ['', 'vb_', 'vb_short', `vb_${'A'.repeat(44)}`, `vb_${'A'.repeat(42)}=`, `xx_${'A'.repeat(43)}`]) {
-      expect(resolveAuditToken(store.tokenRepository, malformed, 'badge')).toBeUndefined();
+      expect(await resolveAuditToken(store.tokenRepository, malformed, 'badge')).toBeUndefined();
     }
   });
 });
 
 describe('revokeAuditToken', () => {
-  it('makes the token unresolvable, once and for all, and only for its own audit and kind', () => {
-    const badge = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
-    expect(revokeAuditToken(store.tokenRepository, { auditId: OTHER_AUDIT_ID, kind: 'badge', rawToken: badge })).toBe(false);
-    expect(revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'share', rawToken: badge })).toBe(false);
-    expect(resolveAuditToken(store.tokenRepository, badge, 'badge')).toBeDefined();
+  it('makes the token unresolvable, once and for all, and only for its own audit and kind', async () => {
+    const badge = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+    expect(await revokeAuditToken(store.tokenRepository, { auditId: OTHER_AUDIT_ID, kind: 'badge', rawToken: badge })).toBe(false);
+    expect(await revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'share', rawToken: badge })).toBe(false);
+    expect(await resolveAuditToken(store.tokenRepository, badge, 'badge')).toBeDefined();
 
     const first = new Date('2026-11-10T00:00:00.000Z');
-    expect(revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: badge }, first)).toBe(true);
-    expect(resolveAuditToken(store.tokenRepository, badge, 'badge')).toBeUndefined();
+    expect(await revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: badge }, first)).toBe(true);
+    expect(await resolveAuditToken(store.tokenRepository, badge, 'badge')).toBeUndefined();
     // Revoking again is not an error and keeps the first time.
-    expect(revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: badge }, new Date('2026-12-01T00:00:00.000Z'))).toBe(true);
+    expect(await revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: badge }, new Date('2026-12-01T00:00:00.000Z'))).toBe(true);
     expect(storedRows()[0]).toMatchObject({ revoked_at: first.toISOString() });
   });
 
-  it("leaves the audit's other tokens working", () => {
-    const revoked = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
-    const kept = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
-    revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: revoked });
-    expect(resolveAuditToken(store.tokenRepository, kept, 'badge')).toBeDefined();
+  it("leaves the audit's other tokens working", async () => {
+    const revoked = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+    const kept = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+    await revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: revoked });
+    expect(await resolveAuditToken(store.tokenRepository, kept, 'badge')).toBeDefined();
   });
 });
 
 describe('badgeForToken', () => {
   const texts = (svg: string) => parseSvg(svg).children.flatMap((element) => element.children).map((element) => element.text);
 
-  it("draws the audit's brand and month while the last run is at most 60 days old", () => {
-    const token = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+  it("draws the audit's brand and month while the last run is at most 60 days old", async () => {
+    const token = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
     const badge = badgeForToken(store.tokenRepository, token, new Date('2026-11-20T00:00:00.000Z'));
     expect(badge).toMatchObject({ found: true, state: 'fresh' });
     expect(badge.recheckDueAt?.getTime()).toBe(Date.parse('2026-11-04T09:30:00.000Z') + 60 * DAY_MS + 1);
     expect(texts(badge.svg)).toEqual(['AI visibility · measured Nov 2026', 'Acme & Sons']);
   });
 
-  it('asks for a re-check 61 days after the last run', () => {
-    const token = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+  it('asks for a re-check 61 days after the last run', async () => {
+    const token = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
     const badge = badgeForToken(store.tokenRepository, token, new Date(Date.parse('2026-11-04T09:30:00.000Z') + 61 * DAY_MS));
     expect(badge).toMatchObject({ found: true, state: 'recheck', recheckDueAt: undefined });
     expect(texts(badge.svg)[0]).toBe('AI visibility · re-check due');
@@ -145,7 +145,7 @@ describe('badgeForToken', () => {
   it('counts the latest completed buyer-question map as the last run, never a running one', async () => {
     const id = '8b3e3f60-4d3c-4e5f-a071-2c3d4e5f6071';
     await store.auditRepository.insertAudit(audit(id, { createdAt: '2026-01-10T00:00:00.000Z' }));
-    const token = mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
+    const token = await mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
     const at = new Date('2026-11-20T00:00:00.000Z');
     const job = { auditId: id, mode: 'live', brand: 'Acme', website: 'https://acme.example/', competitors: [], questions: ['q?'], providers: [] };
     expect(store.mapRepository.createFirstJob({ ...job, createdAt: '2026-01-11T00:00:00.000Z' })).toBe(true);
@@ -162,15 +162,15 @@ describe('badgeForToken', () => {
   it('never calls a demo audit a measurement', async () => {
     const id = '9c4f4071-5e4d-4f60-b182-3d4e5f607182';
     await store.auditRepository.insertAudit(audit(id, { mode: 'demo' }));
-    const token = mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
+    const token = await mintAuditToken(store.tokenRepository, { auditId: id, kind: 'badge', createdBy: 'o@a.example' });
     expect(texts(badgeForToken(store.tokenRepository, token, new Date('2026-11-20T00:00:00.000Z')).svg)[0]).toBe('AI visibility · demo, not measured');
   });
 
-  it('is the neutral not-found badge for unknown, malformed, revoked and share tokens', () => {
+  it('is the neutral not-found badge for unknown, malformed, revoked and share tokens', async () => {
     const now = new Date('2026-11-20T00:00:00.000Z');
-    const revoked = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
-    revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: revoked });
-    const share = mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'share', createdBy: 'o@a.example' });
+    const revoked = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', createdBy: 'o@a.example' });
+    await revokeAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'badge', rawToken: revoked });
+    const share = await mintAuditToken(store.tokenRepository, { auditId: AUDIT_ID, kind: 'share', createdBy: 'o@a.example' });
     for (const token of [`vb_${'A'.repeat(43)}`, 'nonsense', revoked, share, `vb_${share.slice(3)}`]) {
       const badge = badgeForToken(store.tokenRepository, token, now);
       expect(badge, token).toMatchObject({ found: false, state: 'unknown' });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { AuditTokenKind, AuditTokenRecord, TokenRepository } from '../store/token-repository.js';
+import type { TokenStore } from '../store/ports.js';
+import type { AuditTokenKind, AuditTokenRecord } from '../store/token-repository.js';
 
 /** Prefixes that make a leaked token recognisable (for secret scanners and people) and say what it opens. */
 export const AUDIT_TOKEN_PREFIXES: Readonly<Record<AuditTokenKind, string>> = { badge: 'vb_', share: 'vs_' };
@@ -34,9 +35,9 @@ export function hashAuditToken(rawToken: string): string {
 }
 
 /** Mints a token for an audit and stores only its hash; returns the raw token, shown once. */
-export function mintAuditToken(repository: TokenRepository, input: MintAuditTokenInput, now: Date = new Date()): string {
+export async function mintAuditToken(repository: TokenStore, input: MintAuditTokenInput, now: Date = new Date()): Promise<string> {
   const rawToken = `${AUDIT_TOKEN_PREFIXES[input.kind]}${randomBytes(TOKEN_BYTES).toString('base64url')}`;
-  repository.insertToken({
+  await repository.insertToken({
     tokenHash: hashAuditToken(rawToken),
     kind: input.kind,
     auditId: input.auditId,
@@ -50,17 +51,17 @@ export function mintAuditToken(repository: TokenRepository, input: MintAuditToke
  * The active token record for a raw token of this kind; undefined when malformed, unknown or revoked.
  * The lookup is by hash, so timing reveals nothing about stored tokens.
  */
-export function resolveAuditToken(repository: TokenRepository, rawToken: string, kind: AuditTokenKind): AuditTokenRecord | undefined {
+export async function resolveAuditToken(repository: TokenStore, rawToken: string, kind: AuditTokenKind): Promise<AuditTokenRecord | undefined> {
   if (!isWellFormedAuditToken(rawToken, kind)) return undefined;
   return repository.findActiveToken(hashAuditToken(rawToken), kind);
 }
 
 /** Revokes a token of this audit and kind; true when it exists (also when it was already revoked). */
-export function revokeAuditToken(
-  repository: TokenRepository,
+export async function revokeAuditToken(
+  repository: TokenStore,
   input: { auditId: string; kind: AuditTokenKind; rawToken: string },
   now: Date = new Date(),
-): boolean {
+): Promise<boolean> {
   if (!isWellFormedAuditToken(input.rawToken, input.kind)) return false;
   return repository.revokeToken(hashAuditToken(input.rawToken), input.kind, input.auditId, now.toISOString());
 }
@@ -80,8 +81,8 @@ export interface AuditTokenSummary {
 const TOKEN_ID = /^[0-9a-f]{16}$/u;
 
 /** Every badge token and share link of an audit, oldest first. */
-export function listAuditTokens(repository: TokenRepository, auditId: string): AuditTokenSummary[] {
-  return repository.listTokens(auditId).map((token) => ({
+export async function listAuditTokens(repository: TokenStore, auditId: string): Promise<AuditTokenSummary[]> {
+  return (await repository.listTokens(auditId)).map((token) => ({
     id: token.tokenHash.slice(0, 16),
     kind: token.kind,
     createdAt: token.createdAt,
@@ -90,12 +91,12 @@ export function listAuditTokens(repository: TokenRepository, auditId: string): A
 }
 
 /** Revokes a token of this audit and kind by its listed id; true when it exists (also when already revoked). */
-export function revokeAuditTokenById(
-  repository: TokenRepository,
+export async function revokeAuditTokenById(
+  repository: TokenStore,
   input: { auditId: string; kind: AuditTokenKind; id: string },
   now: Date = new Date(),
-): boolean {
+): Promise<boolean> {
   if (!TOKEN_ID.test(input.id)) return false;
-  const token = repository.listTokens(input.auditId).find((entry) => entry.kind === input.kind && entry.tokenHash.startsWith(input.id));
-  return token !== undefined && repository.revokeToken(token.tokenHash, input.kind, input.auditId, now.toISOString());
+  const token = (await repository.listTokens(input.auditId)).find((entry) => entry.kind === input.kind && entry.tokenHash.startsWith(input.id));
+  return token !== undefined && (await repository.revokeToken(token.tokenHash, input.kind, input.auditId, now.toISOString()));
 }

@@ -1,4 +1,7 @@
 import type { TokenRepository } from '../store/token-repository.js';
+
+/** The badge's one synchronous SQLite read (see TokenRepository.findBadgeSubject). */
+export type BadgeSubjectReader = Pick<TokenRepository, 'findBadgeSubject'>;
 import { hashAuditToken, isWellFormedAuditToken } from './audit-tokens.js';
 import { badgeStateAt, lastRunOf, recheckDueAt, type BadgeState } from './badge-state.js';
 import { renderBadgeSvg } from './badge-svg.js';
@@ -13,7 +16,7 @@ export interface TokenBadge {
 }
 
 /** The badge for a raw badge token: one indexed read of the store, never a provider call. */
-export function badgeForToken(repository: TokenRepository, rawToken: string, now: Date = new Date()): TokenBadge {
+export function badgeForToken(repository: BadgeSubjectReader, rawToken: string, now: Date = new Date()): TokenBadge {
   const subject = isWellFormedAuditToken(rawToken, 'badge') ? repository.findBadgeSubject(hashAuditToken(rawToken)) : undefined;
   if (subject === undefined) {
     return { found: false, state: 'unknown', svg: renderBadgeSvg({ state: 'unknown', now }), recheckDueAt: undefined };

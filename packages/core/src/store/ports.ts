@@ -9,7 +9,8 @@
 //
 // Also ported (issue 17, second helper; this block supersedes the list above where they differ): watches
 // with their runs, answers and alerts (WatchStore; PostgreSQL migration 010), sign-in links (SignInStore;
-// migration 008).
+// migration 008), badge tokens and share links (TokenStore; migration 009; the badge's one synchronous
+// SQLite read stays beside the port for the cheap-read fast path).
 
 import type { AccountRecord } from './account-repository.js';
 import type { AuditRecord } from './audit-repository.js';
@@ -19,6 +20,7 @@ import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
 import type { SignInLinkRecord } from './sign-in-repository.js';
+import type { AuditTokenKind, AuditTokenRecord } from './token-repository.js';
 import type {
   AlertAttempt,
   ManualRunStart,
@@ -254,4 +256,23 @@ export interface SignInStore {
   getLink(tokenHash: string): Promise<SignInLinkRecord | undefined>;
   /** Deletes links that expired before `before` (used or not: they can never sign anyone in again); returns how many. */
   deleteExpiredLinks(before: Date): Promise<number>;
+}
+
+// --- Badge tokens and share links: TokenStore. SQLite: TokenRepository; PostgreSQL: postgres/pg-token-store.ts.
+// The badge's own read (TokenRepository.findBadgeSubject: token + audit + latest map in one query) stays a
+// synchronous SQLite read beside this port, for the cheap-read fast path; see docs/architecture.md. ---
+
+/** Badge tokens and share links of audits, kept by the SHA-256 hash of the token. */
+export interface TokenStore {
+  /** Stores a new token hash (the audit must exist). */
+  insertToken(token: Omit<AuditTokenRecord, 'revokedAt'>): Promise<void>;
+  /** Reads a token of one kind that has not been revoked. */
+  findActiveToken(tokenHash: string, kind: AuditTokenKind): Promise<AuditTokenRecord | undefined>;
+  /** Every token of an audit (active and revoked), oldest first: what its owner can list and revoke. */
+  listTokens(auditId: string): Promise<AuditTokenRecord[]>;
+  /**
+   * Marks a token of this audit and kind revoked (keeping the first revocation time, one UPDATE); true
+   * when such a token exists, revoked now or before.
+   */
+  revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean>;
 }

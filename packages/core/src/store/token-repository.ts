@@ -1,3 +1,4 @@
+import type { TokenStore } from './ports.js';
 import { SqlRepository } from './sql-repository.js';
 
 /** What a token grants: a badge image or a read-only shared report. */
@@ -24,7 +25,8 @@ export interface BadgeSubjectRecord {
   lastRunAt: string | undefined;
 }
 
-interface TokenRow {
+/** A token row as either driver returns it. */
+export interface TokenRow {
   token_hash: string;
   kind: AuditTokenKind;
   audit_id: string;
@@ -41,18 +43,19 @@ interface BadgeSubjectRow {
   last_run_at: unknown;
 }
 
-/** SQL of the audit_tokens table (badge tokens and share links). */
-export class TokenRepository extends SqlRepository {
-  /** Stores a new token hash; the audit must exist (foreign key). */
-  insertToken(token: Omit<AuditTokenRecord, 'revokedAt'>): void {
+/**
+ * SQL of the audit_tokens table (badge tokens and share links): the SQLite adapter of TokenStore (ports.ts),
+ * plus findBadgeSubject, the badge's synchronous read on the cheap-read fast path (see its comment).
+ */
+export class TokenRepository extends SqlRepository implements TokenStore {
+  async insertToken(token: Omit<AuditTokenRecord, 'revokedAt'>): Promise<void> {
     this.statement(`
       INSERT INTO audit_tokens (token_hash, kind, audit_id, created_by, created_at, revoked_at)
       VALUES (@tokenHash, @kind, @auditId, @createdBy, @createdAt, NULL)
     `).run(token);
   }
 
-  /** Reads a token of one kind that has not been revoked. */
-  findActiveToken(tokenHash: string, kind: AuditTokenKind): AuditTokenRecord | undefined {
+  async findActiveToken(tokenHash: string, kind: AuditTokenKind): Promise<AuditTokenRecord | undefined> {
     const row = this.statement('SELECT * FROM audit_tokens WHERE token_hash = ? AND kind = ? AND revoked_at IS NULL').get(tokenHash, kind) as
       | TokenRow
       | undefined;
@@ -62,7 +65,9 @@ export class TokenRepository extends SqlRepository {
   /**
    * The badge's brand and dates for an active badge token, in one indexed read: the token, its audit's
    * columns (the stored response is never parsed on this hot path) and the latest completed map of the
-   * audit (primary-key range of its jobs).
+   * audit (primary-key range of its jobs). Synchronous and outside the TokenStore port on purpose: the
+   * badge is answered before Express (apps/server/src/http/cheap-reads.ts) from one synchronous SQLite
+   * read; it joins audits and maps, so its PostgreSQL form comes with those aggregates (docs/architecture.md).
    */
   findBadgeSubject(tokenHash: string): BadgeSubjectRecord | undefined {
     const row = this.statement(`
@@ -82,17 +87,12 @@ export class TokenRepository extends SqlRepository {
     };
   }
 
-  /** Every token of an audit (active and revoked), oldest first: what its owner can list and revoke. */
-  listTokens(auditId: string): AuditTokenRecord[] {
+  async listTokens(auditId: string): Promise<AuditTokenRecord[]> {
     const rows = this.statement('SELECT * FROM audit_tokens WHERE audit_id = ? ORDER BY created_at, token_hash').all(auditId) as TokenRow[];
     return rows.map(toTokenRecord);
   }
 
-  /**
-   * Marks a token of this audit and kind revoked (keeping the first revocation time); true when such
-   * a token exists, revoked now or before.
-   */
-  revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): boolean {
+  async revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean> {
     const result = this.statement(
       'UPDATE audit_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE token_hash = ? AND kind = ? AND audit_id = ?',
     ).run(revokedAt, tokenHash, kind, auditId);
@@ -100,7 +100,7 @@ export class TokenRepository extends SqlRepository {
   }
 }
 
-function toTokenRecord(row: TokenRow): AuditTokenRecord {
+export function toTokenRecord(row: TokenRow): AuditTokenRecord {
   return {
     tokenHash: row.token_hash,
     kind: row.kind,

@@ -1,0 +1,39 @@
+import type { TokenStore } from '../ports.js';
+import { toTokenRecord, type AuditTokenKind, type AuditTokenRecord, type TokenRow } from '../token-repository.js';
+import type { PgPool } from './pool.js';
+
+/** The PostgreSQL adapter of TokenStore (migration 009): every operation is one statement. */
+export class PgTokenStore implements TokenStore {
+  constructor(private readonly pool: PgPool) {}
+
+  async insertToken(token: Omit<AuditTokenRecord, 'revokedAt'>): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO audit_tokens (token_hash, kind, audit_id, created_by, created_at, revoked_at) VALUES ($1, $2, $3, $4, $5, NULL)',
+      [token.tokenHash, token.kind, token.auditId, token.createdBy, token.createdAt],
+    );
+  }
+
+  async findActiveToken(tokenHash: string, kind: AuditTokenKind): Promise<AuditTokenRecord | undefined> {
+    const { rows } = await this.pool.query<TokenRow>(
+      'SELECT token_hash, kind, audit_id, created_by, created_at, revoked_at FROM audit_tokens WHERE token_hash = $1 AND kind = $2 AND revoked_at IS NULL',
+      [tokenHash, kind],
+    );
+    return rows[0] === undefined ? undefined : toTokenRecord(rows[0]);
+  }
+
+  async listTokens(auditId: string): Promise<AuditTokenRecord[]> {
+    const { rows } = await this.pool.query<TokenRow>(
+      'SELECT token_hash, kind, audit_id, created_by, created_at, revoked_at FROM audit_tokens WHERE audit_id = $1 ORDER BY created_at, token_hash',
+      [auditId],
+    );
+    return rows.map(toTokenRecord);
+  }
+
+  async revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean> {
+    const result = await this.pool.query(
+      'UPDATE audit_tokens SET revoked_at = COALESCE(revoked_at, $1) WHERE token_hash = $2 AND kind = $3 AND audit_id = $4',
+      [revokedAt, tokenHash, kind, auditId],
+    );
+    return result.rowCount === 1;
+  }
+}

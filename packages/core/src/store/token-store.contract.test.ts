@@ -1,0 +1,48 @@
+// The badge and share tokens port's contract on SQLite (two connections to one file) and PostgreSQL (two
+// pools on one database). The badge's own synchronous read (TokenRepository.findBadgeSubject) is SQLite's
+// and is tested with the badge (audit-tokens/audit-tokens.test.ts, http/cheap-reads.test.ts).
+
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { AuditRecord } from './audit-repository.js';
+import { PgTokenStore } from './postgres/pg-token-store.js';
+import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { useTempStores } from './test-support/temp-stores.js';
+import { OTHER_TOKEN_AUDIT_ID, TOKEN_AUDIT_ID, tokenStoreContract } from './test-support/token-store-contract.js';
+
+const stores = useTempStores('token-store');
+
+function audit(id: string): AuditRecord {
+  return {
+    id,
+    createdAt: '2026-11-04T09:30:00.000Z',
+    brand: 'Acme',
+    brandKey: 'acme',
+    website: 'https://acme.example/',
+    category: 'CRM software',
+    categoryKey: 'crm software',
+    email: 'owner@acme.example',
+    mode: 'live',
+    measured: true,
+    score: 62,
+    response: { audit: { score: 62 } },
+  };
+}
+
+tokenStoreContract('SQLite', async () => {
+  const first = stores.open();
+  // audit_tokens.audit_id is a foreign key on SQLite.
+  for (const id of [TOKEN_AUDIT_ID, OTHER_TOKEN_AUDIT_ID]) await first.auditRepository.insertAudit(audit(id));
+  return { first: first.tokenRepository, second: stores.open().tokenRepository };
+});
+
+describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase('tokens');
+  });
+  afterAll(async () => database?.drop());
+  tokenStoreContract('PostgreSQL', async () => {
+    await database.truncate();
+    return { first: new PgTokenStore(database.pool()), second: new PgTokenStore(database.pool()) };
+  });
+});
