@@ -194,6 +194,33 @@ export function watchStoreContract(name: string, open: () => Promise<WatchStoreH
       expect(claim?.status).toBe('skipped');
     });
 
+    it('never runs a scheduled and a manual run of one watch at once, whichever instance starts each', async () => {
+      const { first, second } = await open();
+      for (let round = 0; round < 8; round += 1) {
+        const watchId = `00000000-0000-4000-8000-0000000c00${String(round).padStart(2, '0')}`;
+        await first.createWatch(watch({ id: watchId }));
+        const [claimed, started] = await Promise.all([
+          (round % 2 === 0 ? first : second).claimScheduledRun({
+            watchId,
+            expectedNextRunAt: '2026-03-10T06:00:00.000Z',
+            nextRunAt: '2026-03-11T06:00:00.000Z',
+            run: newRun(`00000000-0000-4000-8000-0000000d00${String(round).padStart(2, '0')}`, { watchId }),
+            now: '2026-03-10T06:00:01.000Z',
+          }),
+          (round % 2 === 0 ? second : first).startManualRun({
+            run: newRun(`00000000-0000-4000-8000-0000000e00${String(round).padStart(2, '0')}`, { watchId }),
+            chargedEmail: null,
+            now: '2026-03-10T06:00:01.000Z',
+          }),
+        ]);
+        const runs = await first.listRuns(watchId);
+        expect(runs.filter((run) => run.status === 'running')).toHaveLength(1);
+        // Either the manual run started and the claim was skipped, or the claim ran and the manual start joined it.
+        if (started.outcome === 'started') expect(claimed?.status).toBe('skipped');
+        else expect(started).toMatchObject({ outcome: 'joined', run: { id: claimed?.id, trigger: 'schedule' } });
+      }
+    });
+
     it('refuses a manual run without credits, and charges nothing for the operator or a skipped run', async () => {
       const { first, second, accounts } = await open();
       await first.createWatch(watch());
