@@ -3,14 +3,10 @@
 // SQLite (the repositories in this folder, DATA_DIR) and PostgreSQL (store/postgres, DATABASE_URL).
 // Moved so far: jobs (jobs/types.ts: JobStore), runs (RunStore), the monthly budget with the provider
 // call log (BudgetStore), the rate-limit counters (RateLimitStore), accounts with their credits
-// (AccountStore), stored audits (AuditStore) and buyer-question maps (MapStore). The map read's fast
-// path before Express still reads the SQLite repositories synchronously (docs/architecture.md). Sign-in
-// links, badge and share tokens are still synchronous SQLite repositories.
-//
-// Also ported (issue 17, second helper; this block supersedes the list above where they differ): watches
-// with their runs, answers and alerts (WatchStore; PostgreSQL migration 010), sign-in links (SignInStore;
-// migration 008), badge tokens and share links (TokenStore; migration 009; the badge's one synchronous
-// SQLite read stays beside the port for the cheap-read fast path).
+// (AccountStore), stored audits (AuditStore), buyer-question maps (MapStore), watches with their runs,
+// answers and alerts (WatchStore), sign-in links (SignInStore) and badge tokens and share links
+// (TokenStore). The fast paths before Express still read SQLite synchronously beside the ports: the map
+// read, and the badge image (TokenRepository.findBadgeSubject); see docs/architecture.md.
 
 import type { AccountRecord } from './account-repository.js';
 import type { AuditRecord } from './audit-repository.js';

@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { AuditRecord } from './audit-repository.js';
+import { PgAuditStore } from './postgres/pg-audit-store.js';
 import { PgTokenStore } from './postgres/pg-token-store.js';
 import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
 import { useTempStores } from './test-support/temp-stores.js';
@@ -30,7 +31,7 @@ function audit(id: string): AuditRecord {
 
 tokenStoreContract('SQLite', async () => {
   const first = stores.open();
-  // audit_tokens.audit_id is a foreign key on SQLite.
+  // audit_tokens.audit_id references audits on both databases.
   for (const id of [TOKEN_AUDIT_ID, OTHER_TOKEN_AUDIT_ID]) await first.auditRepository.insertAudit(audit(id));
   return { first: first.tokenRepository, second: stores.open().tokenRepository };
 });
@@ -43,6 +44,8 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_R
   afterAll(async () => database?.drop());
   tokenStoreContract('PostgreSQL', async () => {
     await database.truncate();
+    const audits = new PgAuditStore(database.pool());
+    for (const id of [TOKEN_AUDIT_ID, OTHER_TOKEN_AUDIT_ID]) await audits.insertAudit(audit(id));
     return { first: new PgTokenStore(database.pool()), second: new PgTokenStore(database.pool()) };
   });
 });

@@ -29,6 +29,10 @@ export function tokenStoreContract(name: string, open: () => Promise<{ first: To
       expect(await second.findActiveToken(BADGE, 'share')).toBeUndefined();
       expect(await second.findActiveToken(SHARE, 'share')).toMatchObject({ kind: 'share' });
       expect(await second.findActiveToken('3'.repeat(64), 'badge')).toBeUndefined();
+      // A token of an audit that does not exist is refused (foreign key).
+      await expect(
+        second.insertToken({ tokenHash: '5'.repeat(64), kind: 'badge', auditId: '00000000-0000-4000-8000-000000000000', createdBy: 'x@acme.example', createdAt: '2026-11-04T11:00:00.000Z' }),
+      ).rejects.toThrow();
       // A hash is stored once.
       await expect(
         second.insertToken({ tokenHash: BADGE, kind: 'badge', auditId: TOKEN_AUDIT_ID, createdBy: 'x@acme.example', createdAt: '2026-11-04T11:00:00.000Z' }),
