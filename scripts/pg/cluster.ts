@@ -11,6 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { processAlive } from '../../packages/core/src/jobs/process-alive.js';
 
 export interface ThrowawayCluster {
   /** postgres://postgres@127.0.0.1:PORT/postgres (trust auth: no password). */
@@ -51,20 +52,6 @@ const PREFIX = 'visibility-pg-';
 /** The process that started a cluster; a cluster whose starter is gone (killed mid-run) is stale. */
 const OWNER_FILE = 'owner-pid';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed process nobody has reaped yet (a zombie, common in containers) still answers signal 0.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 function runTool(bin: string, dir: string, tool: string, args: string[]): void {
   const asRoot = process.getuid?.() === 0;
@@ -87,7 +74,7 @@ export function reapStaleClusters(): number {
     const ownerFile = join(dir, OWNER_FILE);
     if (!existsSync(ownerFile)) continue;
     const owner = Number(readFileSync(ownerFile, 'utf8').trim());
-    if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) continue;
+    if (!Number.isInteger(owner) || owner <= 0 || processAlive(owner)) continue;
     try {
       if (bin !== undefined && existsSync(join(dir, 'data', 'postmaster.pid'))) runTool(bin, dir, 'pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', 'stop']);
     } catch {

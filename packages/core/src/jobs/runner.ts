@@ -12,10 +12,10 @@
 
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Logger } from '../logging/logger.js';
 import { createMemoryJobStore } from './memory-job-store.js';
+import { processAlive } from './process-alive.js';
 import type { JobOwner, JobStore } from './types.js';
 
 export const DEFAULT_JOB_LEASE_MS = 30_000;
@@ -88,22 +88,6 @@ export function processOwner(): JobOwner {
   return { id: `${host}/${process.pid}/${randomUUID().slice(0, 8)}`, host, pid: process.pid };
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // EPERM: it exists, it is just not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  // A killed process nobody has reaped yet (a zombie, common under a container's init) still answers
-  // signal 0; on Linux its state says so. Elsewhere it counts as alive and its lease simply runs out.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 const jobId = (kind: string, key: string): string => `${kind}\u0000${key}`;
 
