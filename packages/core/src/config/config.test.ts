@@ -80,6 +80,21 @@ describe('loadConfig', () => {
   it('refuses live mode without a key', () => {
     expect(problemsOf({ PROVIDER_MODE: 'live' })[0]).toMatch(/no provider key is set/);
   });
+
+  it('keeps SQLite in DATA_DIR without DATABASE_URL, and reads a postgres:// DATABASE_URL', () => {
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: '  ' }).databaseUrl).toBeUndefined();
+    const secret = 's'.repeat(32);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/v', SESSION_SECRET: secret }).databaseUrl).toBe('postgres://u:p@db:5432/v');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/v', SESSION_SECRET: secret }).databaseUrl).toBe('postgresql://db/v');
+    expect(problemsOf({ DATABASE_URL: 'mysql://db/v', SESSION_SECRET: secret })[0]).toMatch(/^DATABASE_URL must be a postgres:\/\//);
+  });
+
+  it('refuses PostgreSQL mode without SESSION_SECRET, naming it', () => {
+    const problems = problemsOf({ DATABASE_URL: 'postgres://u:p@db:5432/v' });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^SESSION_SECRET is required when DATABASE_URL is set/);
+  });
 });
 
 describe('EXTRACTION', () => {

@@ -68,6 +68,8 @@ export interface Config {
   crawlHostMap: ReadonlyMap<string, string>;
   smtpUrl: string | undefined;
   sessionSecret: string | undefined;
+  /** DATABASE_URL: set (postgres://…), every port of the store is PostgreSQL; unset, SQLite in DATA_DIR. */
+  databaseUrl: string | undefined;
   trustProxy: TrustProxySetting;
   logLevel: LogLevelName;
   providerTimeoutMs: number;
@@ -167,6 +169,13 @@ const environmentSchema = z.object({
   SESSION_SECRET: z.preprocess(
     blankToUndefined,
     z.string().min(32, { message: 'must be at least 32 characters (or unset it to have one generated in DATA_DIR)' }).optional(),
+  ),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((value) => /^postgres(ql)?:\/\/[^\s]+$/i.test(value), { message: 'must be a postgres:// or postgresql:// URL, e.g. postgres://user:pass@db.example.com:5432/visibility' })
+      .optional(),
   ),
   TRUST_PROXY: optionalText,
   LOG_LEVEL: z.preprocess(
@@ -317,6 +326,12 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
       'PROVIDER_MODE is "live" but no provider key is set: set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, or use PROVIDER_MODE=demo',
     ]);
   }
+  if (values.DATABASE_URL !== undefined && values.SESSION_SECRET === undefined) {
+    // Every instance on one database must sign sessions with the same secret: one generated per DATA_DIR would differ.
+    throw new ConfigError([
+      'SESSION_SECRET is required when DATABASE_URL is set (PostgreSQL mode): set the same secret of at least 32 characters on every instance',
+    ]);
+  }
   const extraction = resolveExtraction(values, providerMode, providers);
   const baseUrl = (values.BASE_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
   return {
@@ -332,6 +347,7 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     crawlHostMap: parseCrawlHostMap(values.CRAWL_HOST_MAP),
     smtpUrl: values.SMTP_URL,
     sessionSecret: values.SESSION_SECRET,
+    databaseUrl: values.DATABASE_URL,
     trustProxy: parseTrustProxy(values.TRUST_PROXY),
     logLevel: values.LOG_LEVEL,
     providerTimeoutMs: values.PROVIDER_TIMEOUT_MS,
