@@ -27,13 +27,71 @@ import {
   type ProviderId,
   type RateLimiter,
   type Store,
+  applyPgMigrations,
+  createPgPool,
+  PgAccountStore,
+  PgAuditStore,
+  PgBudgetStore,
+  PgJobStore,
+  PgMapStore,
+  PgRateLimitStore,
+  PgRunStore,
+  PgSignInStore,
+  PgTokenStore,
+  PgWatchStore,
+  type AccountStore,
+  type BadgeSubjectReader,
+  type BadgeSubjectRecord,
+  type BudgetStore,
+  type JobStore,
+  type MapAudits,
+  type MapRepository,
+  type MapStore,
+  type PgPool,
+  type ProviderCallRecord,
+  type RateLimitStore,
+  type RunStore,
+  type SignInStore,
+  type TokenStore,
+  type WatchStore,
 } from '@visibility/core';
 import { startSimulator, type RunningSimulator } from '@visibility/simulator';
+
+/**
+ * The store as the service uses it: one adapter per port, SQLite in DATA_DIR or PostgreSQL on
+ * DATABASE_URL. The two synchronous fast-path reads (the map read's mapRepository and the badge's
+ * badgeReader) exist only on SQLite; in PostgreSQL mode they are undefined and those reads go through
+ * the async Express routes (docs/architecture.md).
+ */
+export interface RuntimeStore {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly auditRepository: MapAudits;
+  readonly accountRepository: AccountStore;
+  readonly mapStore: MapStore;
+  readonly tokenRepository: TokenStore;
+  /** The badge's subject, awaited (every mode). */
+  readonly badgeSubjects: { findBadgeSubject(tokenHash: string): Promise<BadgeSubjectRecord | undefined> };
+  readonly signInRepository: SignInStore;
+  readonly rateLimitRepository: RateLimitStore;
+  readonly budgetRepository: BudgetStore;
+  readonly mcpRunRepository: RunStore;
+  readonly watchRepository: WatchStore;
+  readonly jobRepository: JobStore;
+  /** Where provider calls are logged (in the same transaction as their spend). */
+  readonly callLog: { recordProviderCall(call: ProviderCallRecord): unknown };
+  /** SQLite mode only: the map read's synchronous fast path. */
+  readonly mapRepository: MapRepository | undefined;
+  /** SQLite mode only: the badge's synchronous fast path. */
+  readonly badgeReader: BadgeSubjectReader | undefined;
+  /** SQLite mode only: the SQLite store itself. */
+  readonly sqlite: Store | undefined;
+  close(): Promise<void>;
+}
 
 /** Everything a measurement needs, built once from the config; shared by the server and the CLI. */
 export interface Runtime {
   readonly config: Config;
-  readonly store: Store;
+  readonly store: RuntimeStore;
   readonly budget: Budget;
   readonly rateLimiter: RateLimiter;
   readonly lineup: ReadonlyMap<ProviderId, Provider>;
@@ -57,10 +115,10 @@ export interface Runtime {
 
 /** Opens the store, starts the demo simulator when needed and composes the provider lineup. */
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
-  const store = openStore({ dataDir: config.dataDir });
-  if (store.appliedMigrations.length > 0) logger.info('store migrated', { path: store.path, applied: store.appliedMigrations });
+  const store = config.databaseUrl === undefined ? openSqliteStore(config, logger) : await openPostgresStore(config.databaseUrl, logger);
   let simulator: RunningSimulator | undefined;
   try {
+    // PostgreSQL mode: config already refused a missing SESSION_SECRET (every instance must share it), so nothing is written to DATA_DIR.
     const sessionSecret = ensureSessionSecret(config.dataDir, config.sessionSecret);
     const budget = createBudget(store.budgetRepository, {
       monthlyBudgetUsd: config.monthlyBudgetUsd,
@@ -81,11 +139,16 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     const lineup = new Map<ProviderId, Provider>();
     // Reserve budget before queueing for a concurrency slot; each call is logged in the same
     // transaction as its settlement, so a crash between the two cannot make them disagree.
-    for (const [id, provider] of adapters) lineup.set(id, withBudget(provider, budget, { callLog: store.repository }));
+    for (const [id, provider] of adapters) lineup.set(id, withBudget(provider, budget, { callLog: store.callLog }));
     const brandExtractor = createBrandExtractor(config, budget, store, logger);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, from: defaultFromAddress(config.baseUrl) });
-    // Every process on this DATA_DIR shares one host, so a lease whose owner process is gone is free at once.
-    const jobs = createJobRunner({ store: store.jobRepository, logger: logger.child({ component: 'jobs' }), reclaimDeadLocalOwners: true });
+    // On SQLite every process on this DATA_DIR shares one host, so a lease whose owner process is gone is
+    // free at once; on PostgreSQL instances run on other hosts too, so only an expired lease is taken over.
+    const jobs = createJobRunner({
+      store: store.jobRepository,
+      logger: logger.child({ component: 'jobs' }),
+      reclaimDeadLocalOwners: store.kind === 'sqlite',
+    });
     const watchTracker = new WatchTracker({
       jobs,
       watchRepository: store.watchRepository,
@@ -119,14 +182,14 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
           await watchTracker.stop();
           await jobs.stop();
           await runningSimulator?.close();
-          store.close();
+          await store.close();
         })();
         return closing;
       },
     };
   } catch (error) {
     await simulator?.close();
-    store.close();
+    await store.close();
     throw error;
   }
 }
@@ -136,7 +199,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
  * under a short deadline, its spend reserved and settled in the same monthly budget and its calls in
  * the same call log as every measurement's.
  */
-function createBrandExtractor(config: Config, budget: Budget, store: Store, logger: Logger): BrandExtractor {
+function createBrandExtractor(config: Config, budget: Budget, store: RuntimeStore, logger: Logger): BrandExtractor {
   const extraction = config.extraction;
   if (extraction.mode === 'rules') {
     if (extraction.ignoredHybrid !== undefined) logger.warn(extraction.ignoredHybrid, { extraction: 'rules' });
@@ -146,7 +209,75 @@ function createBrandExtractor(config: Config, budget: Budget, store: Store, logg
     timeoutMs: SECOND_OPINION_TIMEOUT_MS,
     maxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS,
   });
-  const provider = withBudget(adapter, budget, { defaultMaxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS, callLog: store.repository });
+  const provider = withBudget(adapter, budget, { defaultMaxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS, callLog: store.callLog });
   logger.info('extraction: rules plus a model second opinion', { extraction: 'hybrid', provider: provider.id, model: provider.model });
   return createHybridBrandExtractor({ provider, logger: logger.child({ component: 'extraction' }) });
+}
+
+/** SQLite in DATA_DIR, migrated on open: the default, exactly as before DATABASE_URL existed. */
+function openSqliteStore(config: Config, logger: Logger): RuntimeStore {
+  const store = openStore({ dataDir: config.dataDir });
+  if (store.appliedMigrations.length > 0) logger.info('store migrated', { path: store.path, applied: store.appliedMigrations });
+  const tokens = store.tokenRepository;
+  return {
+    kind: 'sqlite',
+    auditRepository: store.auditRepository,
+    accountRepository: store.accountRepository,
+    mapStore: store.mapStore,
+    tokenRepository: tokens,
+    badgeSubjects: { findBadgeSubject: async (tokenHash) => tokens.findBadgeSubject(tokenHash) },
+    signInRepository: store.signInRepository,
+    rateLimitRepository: store.rateLimitRepository,
+    budgetRepository: store.budgetRepository,
+    mcpRunRepository: store.mcpRunRepository,
+    watchRepository: store.watchRepository,
+    jobRepository: store.jobRepository,
+    callLog: store.repository,
+    mapRepository: store.mapRepository,
+    badgeReader: tokens,
+    sqlite: store,
+    close: async () => store.close(),
+  };
+}
+
+/**
+ * Every port on PostgreSQL (DATABASE_URL): the pool fails fast while the database is unreachable and
+ * recovers by itself; the schema is migrated on start under an advisory lock, so instances starting
+ * together migrate one after the other.
+ */
+async function openPostgresStore(url: string, logger: Logger): Promise<RuntimeStore> {
+  const storeLogger = logger.child({ component: 'store' });
+  const pool: PgPool = createPgPool(url, { onError: (error) => storeLogger.warn('PostgreSQL connection lost', { error: error.message }) });
+  try {
+    const applied = await applyPgMigrations(pool);
+    storeLogger.info(applied.length > 0 ? 'store migrated' : 'store ready', { database: 'postgres', applied });
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  const tokens = new PgTokenStore(pool);
+  const budget = new PgBudgetStore(pool);
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'postgres',
+    auditRepository: new PgAuditStore(pool),
+    accountRepository: new PgAccountStore(pool),
+    mapStore: new PgMapStore(pool),
+    tokenRepository: tokens,
+    badgeSubjects: tokens,
+    signInRepository: new PgSignInStore(pool),
+    rateLimitRepository: new PgRateLimitStore(pool),
+    budgetRepository: budget,
+    mcpRunRepository: new PgRunStore(pool),
+    watchRepository: new PgWatchStore(pool),
+    jobRepository: new PgJobStore(pool),
+    callLog: budget,
+    mapRepository: undefined,
+    badgeReader: undefined,
+    sqlite: undefined,
+    close() {
+      closing ??= pool.end();
+      return closing;
+    },
+  };
 }

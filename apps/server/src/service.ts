@@ -17,7 +17,7 @@ import { watchSiteRoutes } from './site/watch-site-routes.js';
 import { siteRoutes } from './site/site-routes.js';
 import { createStaticSite } from './site/static-site.js';
 import type { RouteContext } from './route-context.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, type RuntimeStore } from './runtime.js';
 import { SERVICE_VERSION } from './version.js';
 
 /** A started service: its address, what answers, and how to stop it cleanly. */
@@ -25,7 +25,10 @@ export interface RunningService {
   readonly url: string;
   readonly port: number;
   readonly lineup: ReadonlyMap<ProviderId, Provider>;
+  /** The SQLite store (tests and tools reach its tables); reading it in PostgreSQL mode throws: use `ports`. */
   readonly store: Store;
+  /** The store's ports as the service uses them, SQLite or PostgreSQL. */
+  readonly ports: RuntimeStore;
   readonly budget: Budget;
   readonly rateLimiter: RateLimiter;
   /** Present in demo mode: the simulator the real SDK adapters talk to. */
@@ -155,7 +158,11 @@ export async function startService(config: Config, logger: Logger, options: Star
       url,
       port,
       lineup,
-      store,
+      get store(): Store {
+        if (store.sqlite === undefined) throw new Error('the service runs on PostgreSQL (DATABASE_URL): it has no SQLite store; use ports');
+        return store.sqlite;
+      },
+      ports: store,
       budget,
       rateLimiter,
       simulator,

@@ -101,9 +101,11 @@ export { SignInRepository } from './store/index.js';
 export type { SignInLinkRecord } from './store/index.js';
 export { TokenRepository } from './store/index.js';
 export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './store/index.js';
-export type { BadgeSubjectReader } from './audit-tokens/index.js';
+export type { BadgeSubjectReader, TokenBadge } from './audit-tokens/index.js';
 export {
+  badgeForSubject,
   badgeForToken,
+  badgeForTokenAsync,
   badgeStateAt,
   cleanBadgeText,
   formatMeasuredMonth,
@@ -123,6 +125,7 @@ export {
   auditNotFound,
   buildBuyerQuestionMap,
   BuyerQuestionMapRunner,
+  createAsyncBuyerQuestionMapReader,
   createBuyerQuestionMapReader,
   createBuyerQuestionMapRunner,
   DEFAULT_CACHED_MAPS,
@@ -142,11 +145,13 @@ export type {
   BuyerQuestionMap,
   BuyerQuestionMapCell,
   BuyerQuestionMapDependencies,
+  MapAudits,
   BuyerQuestionMapProgress,
   BuyerQuestionMapLookup,
   BuyerQuestionMapProviderSummary,
   BuyerQuestionMapRead,
   BuyerQuestionMapReader,
+  AsyncBuyerQuestionMapReader,
   BuyerQuestionMapResponse,
   BuyerQuestionMapRow,
   BuyerQuestionMapRunnerOptions,
@@ -268,7 +273,7 @@ export {
   processOwner,
 } from './jobs/index.js';
 export type { JobContext, JobKindHandler, JobLease, JobOutcome, JobOwner, JobRecord, JobRunnerOptions, JobStatus, JobStore, JobWork } from './jobs/index.js';
-export { applyPgMigrations, createPgPool, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgRateLimitStore, PgRunStore, readPgMigrations } from './store/postgres/index.js';
+export { applyPgMigrations, createPgPool, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgRateLimitStore, PgRunStore, PgSignInStore, PgTokenStore, PgWatchStore, readPgMigrations } from './store/postgres/index.js';
 export type { AccountStore, AuditStore, BudgetSettlement, BudgetStore, CompletedMapGeneration, MapReadState, MapStore, RateLimitStore, RunStore } from './store/ports.js';
-export type { SignInStore, TokenStore } from './store/ports.js';
+export type { SignInStore, TokenStore, WatchStore } from './store/ports.js';
 export type { PgMigration, PgPool } from './store/postgres/index.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRateLimiter, type LimitPolicies, type RateLimiter, type RateLimitRepository } from '@visibility/core';
+import { createRateLimiter, type LimitPolicies, type RateLimiter, type RateLimitStore } from '@visibility/core';
 import { ApiError } from '../http/api-error.js';
 
 /** The sign-in limits, counted in the same SQLite counters as the spec's limits (exact across processes and restarts). */
@@ -13,7 +13,7 @@ export const SIGN_IN_LIMIT_POLICIES: LimitPolicies<SignInLimit> = {
 export type SignInLimit = 'signInPerIp' | 'signInPerEmail';
 
 /** A limiter for the sign-in policies; `now` lets tests move the clock. */
-export function createSignInLimiter(repository: RateLimitRepository, now?: () => Date): RateLimiter<SignInLimit> {
+export function createSignInLimiter(repository: RateLimitStore, now?: () => Date): RateLimiter<SignInLimit> {
   return createRateLimiter<SignInLimit>(repository, { policies: SIGN_IN_LIMIT_POLICIES, ...(now === undefined ? {} : { now }) });
 }
 

@@ -22,10 +22,16 @@ export interface CheapReads {
 }
 
 export interface CheapReadsOptions {
-  /** GET /api/badge/{token} as its Express route answers it (rest/audit-token-routes.ts). */
-  badgeAnswer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
-  /** GET /api/audit/{auditId}/fanout-map as its Express route answers it (rest/map-routes.ts). */
-  readMap(auditId: string, caller: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
+  /**
+   * GET /api/badge/{token} as its Express route answers it (rest/audit-token-routes.ts). Undefined in
+   * PostgreSQL mode (no synchronous read): the badge is then left to Express.
+   */
+  badgeAnswer: ((rawToken: string, ifNoneMatch: string | string[] | undefined) => HttpAnswer) | undefined;
+  /**
+   * GET /api/audit/{auditId}/fanout-map as its Express route answers it (rest/map-routes.ts). Undefined
+   * in PostgreSQL mode: the map read is then left to Express.
+   */
+  readMap: ((auditId: string, caller: string, ifNoneMatch: string | string[] | undefined) => HttpAnswer) | undefined;
   /** The Express app behind: its `trust proxy` decides the caller, and its routes which API paths exist. */
   app: Express;
   docsUrl: string;
@@ -70,8 +76,10 @@ export function createCheapReads(options: CheapReadsOptions): CheapReads {
         const token = BADGE_PATH.exec(path)?.[1];
         const auditId = token === undefined ? MAP_PATH.exec(path)?.[1] : undefined;
         if (token !== undefined) {
+          if (badgeAnswer === undefined) return false;
           prepared = badgeAnswer(token, request.headers['if-none-match']);
         } else if (auditId !== undefined) {
+          if (readMap === undefined) return false;
           prepared = readMap(auditId, callerKeyFromAddress(proxyAddress(request, trust)), request.headers['if-none-match']);
         } else if (routedApiSegments !== undefined && PLAIN_API_PATH.test(path) && !routedApiSegments.has(firstSegment(path))) {
           prepared = apiErrorAnswer(unknownApiEndpoint('GET', path), docsUrl);

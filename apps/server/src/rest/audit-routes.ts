@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { parseAuditRequest, startVisibilityAudit, type AuditRepository, type RateLimiter, type StartAuditDependencies } from '@visibility/core';
+import { parseAuditRequest, startVisibilityAudit, type RateLimiter, type StartAuditDependencies, type AuditStore } from '@visibility/core';
 import { readSession } from '../auth/session.js';
 import { ApiError } from '../http/api-error.js';
 import { isReportKey, reportUrl } from '../site/report-access.js';
@@ -10,7 +10,7 @@ import { consumeRateLimit } from './rate-limit.js';
 
 export interface AuditRouteDependencies extends StartAuditDependencies {
   rateLimiter: RateLimiter;
-  auditRepository: AuditRepository;
+  auditRepository: AuditStore;
   /** Signs the report links (`/report/{id}?key=…`) and the owner's session cookie. */
   sessionSecret: string;
 }

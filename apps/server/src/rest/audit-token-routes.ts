@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
 import {
   badgeForToken,
+  badgeForTokenAsync,
+  type TokenBadge,
   hashAuditToken,
   cleanBadgeText,
   escapeHtml,
@@ -68,7 +70,9 @@ export async function findOwnedAudit(request: Request, context: RouteContext): P
  */
 export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
   const router = Router();
-  const badges = createBadgeAnswers(context.runtime.store.tokenRepository);
+  // SQLite mode answers the badge from one synchronous read, kept 5 s; PostgreSQL mode awaits its read per request.
+  const badgeReader = context.runtime.store.badgeReader;
+  const badges = badgeReader === undefined ? undefined : createBadgeAnswers(badgeReader);
   // A token or id Express cannot percent-decode ("%", "%ED%A0%80") is an unknown one: the "not found"
   // SVG badge, or the owner checks then 404, never a bare 400 (or JSON where an image is embedded).
   router.use(literalUndecodableSegments(/^\/api\/(?:badge\/[^/]+|audit\/[^/]+\/(?:badge-token|share-link|tokens\/[^/]+\/[^/]+))\/?$/i));
@@ -115,7 +119,7 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
       ((await revokeAuditToken(store.tokenRepository, { auditId: audit.id, kind, rawToken: given })) ||
         (await revokeAuditTokenById(store.tokenRepository, { auditId: audit.id, kind, id: given })));
     // A revoked badge stops answering at once, not when its kept answer expires.
-    if (revoked && kind === 'badge') badges.forget(given);
+    if (revoked && kind === 'badge') badges?.forget(given);
     if (!revoked) {
       throw new ApiError(
         404,
@@ -128,18 +132,25 @@ export function auditTokenRoutes(context: RouteContext): AuditTokenRoutes {
     response.status(204).end();
   });
 
-  // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same badges.
-  router.get('/api/badge/:token', (request, response) => {
-    writeAnswer(response, badges.answer(String(request.params.token ?? ''), request.headers['if-none-match']));
+  // On SQLite the service answers a plain GET of this path before Express (http/cheap-reads.ts) with the
+  // same badges; on PostgreSQL there is no synchronous read, so every badge comes through here.
+  router.get('/api/badge/:token', async (request, response) => {
+    const rawToken = String(request.params.token ?? '');
+    if (badges !== undefined) {
+      writeAnswer(response, badges.answer(rawToken, request.headers['if-none-match']));
+      return;
+    }
+    writeAnswer(response, badgeAnswerOf(await badgeForTokenAsync(context.runtime.store.badgeSubjects, rawToken), request.headers['if-none-match']));
   });
 
-  return { router, badgeAnswer: badges.answer };
+  return { router, badgeAnswer: badges?.answer };
 }
 
 /** The token routes, and GET /api/badge/{token}'s answer for the fast path before Express. */
 export interface AuditTokenRoutes {
   router: Router;
-  badgeAnswer(rawToken: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
+  /** Undefined in PostgreSQL mode: no synchronous badge read, the badge goes through Express. */
+  badgeAnswer: ((rawToken: string, ifNoneMatch: string | string[] | undefined) => HttpAnswer) | undefined;
 }
 
 /** How long a found badge's answer is kept in memory, and for how many tokens at most. */
@@ -200,7 +211,11 @@ export function createBadgeAnswers(
  * gets a 304 until the badge would look different.
  */
 export function badgeAnswer(repository: BadgeSubjectReader, rawToken: string, ifNoneMatch?: string | string[]): HttpAnswer {
-  const badge = badgeForToken(repository, rawToken);
+  return badgeAnswerOf(badgeForToken(repository, rawToken), ifNoneMatch);
+}
+
+/** badgeAnswer for a badge already looked up (PostgreSQL mode awaits its read). */
+export function badgeAnswerOf(badge: TokenBadge, ifNoneMatch?: string | string[]): HttpAnswer {
   let maxAge = BADGE_NOT_FOUND_MAX_AGE_SECONDS;
   if (badge.found) {
     // A cached fresh badge must not outlive the 60-day boundary by up to a day.

@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import {
   auditNotFound,
+  createAsyncBuyerQuestionMapReader,
   createBuyerQuestionMapReader,
   createBuyerQuestionMapRunner,
   FanoutMapRequestSchema,
@@ -8,6 +9,7 @@ import {
   startBuyerQuestionMap,
   stopBuyerQuestionMaps,
   type BuyerQuestionMapDependencies,
+  type BuyerQuestionMapRead,
   type BuyerQuestionMapReader,
   type RateLimiter,
 } from '@visibility/core';
@@ -41,8 +43,11 @@ export interface MapRoutes {
   stop(graceMs?: number): Promise<void>;
   /** The one runner and repositories the site's map button uses too, so one audit never has two runners. */
   dependencies: BuyerQuestionMapDependencies;
-  /** getBuyerQuestionMap for a caller, as the GET route answers it (http/cheap-reads.ts answers with it too). */
-  readAnswer(auditId: string, caller: string, ifNoneMatch: string | string[] | undefined): HttpAnswer;
+  /**
+   * getBuyerQuestionMap for a caller, as the GET route answers it (http/cheap-reads.ts answers with it
+   * too); undefined in PostgreSQL mode, where the read is awaited in the route.
+   */
+  readAnswer: ((auditId: string, caller: string, ifNoneMatch: string | string[] | undefined) => HttpAnswer) | undefined;
 }
 
 /**
@@ -92,12 +97,34 @@ export function mapRoutes(context: RouteContext): MapRoutes {
     }
   });
 
-  const reader = createBuyerQuestionMapReader(dependencies);
-  const readAnswer = (auditId: string, caller: string, ifNoneMatch: string | string[] | undefined) =>
-    mapReadAnswer({ reader, rateLimiter: runtime.rateLimiter, docsUrl: docsUrlFor(config.baseUrl) }, auditId, caller, ifNoneMatch);
-  // The service answers a plain GET of this path before Express (http/cheap-reads.ts) with the same readAnswer.
-  router.get(MAP_PATH, (request: Request<{ auditId: string }>, response: Response) => {
-    writeAnswer(response, readAnswer(request.params.auditId, callerKey(request), request.headers['if-none-match']));
+  const docsUrl = docsUrlFor(config.baseUrl);
+  // SQLite: one synchronous read, also answered before Express (http/cheap-reads.ts) with the same
+  // readAnswer. PostgreSQL: no synchronous read exists, so every map read awaits the ports here.
+  const reader = dependencies.mapRepository === undefined ? undefined : createBuyerQuestionMapReader(dependencies);
+  const readAnswer =
+    reader === undefined
+      ? undefined
+      : (auditId: string, caller: string, ifNoneMatch: string | string[] | undefined) =>
+          mapReadAnswer({ reader, rateLimiter: runtime.rateLimiter, docsUrl }, auditId, caller, ifNoneMatch);
+  const asyncReader = createAsyncBuyerQuestionMapReader(dependencies);
+  router.get(MAP_PATH, async (request: Request<{ auditId: string }>, response: Response) => {
+    const caller = callerKey(request);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (readAnswer !== undefined) {
+      writeAnswer(response, readAnswer(request.params.auditId, caller, ifNoneMatch));
+      return;
+    }
+    const lookup = await asyncReader.lookup(request.params.auditId);
+    if (lookup === undefined) {
+      writeAnswer(response, apiErrorAnswer(AUDIT_NOT_FOUND, docsUrl));
+      return;
+    }
+    const decision = runtime.rateLimiter.consumeLocal('getBuyerQuestionMap', caller);
+    if (!decision.allowed) {
+      writeAnswer(response, apiErrorAnswer(rateLimitRefusal(decision, 'getBuyerQuestionMap'), docsUrl));
+      return;
+    }
+    writeAnswer(response, mapReadOf(await asyncReader.read(lookup), decision, ifNoneMatch));
   });
 
   return {
@@ -127,7 +154,11 @@ export function mapReadAnswer(
   // In memory (no store write per read), so the read path answers without awaiting.
   const decision = options.rateLimiter.consumeLocal('getBuyerQuestionMap', caller);
   if (!decision.allowed) return apiErrorAnswer(rateLimitRefusal(decision, 'getBuyerQuestionMap'), options.docsUrl);
-  const read = options.reader.read(lookup);
+  return mapReadOf(options.reader.read(lookup), decision, ifNoneMatch);
+}
+
+/** The 200 (or 304) of a map read with its rate-limit figures. */
+function mapReadOf(read: BuyerQuestionMapRead, decision: Parameters<typeof rateLimitHeaders>[0], ifNoneMatch: string | string[] | undefined): HttpAnswer {
   const answer: HttpAnswer = {
     status: 200,
     headers: [

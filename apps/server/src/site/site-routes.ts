@@ -353,7 +353,7 @@ ${tail}`);
       tokenNotFound(response, chosen.representation, 'badge', path);
       return;
     }
-    const lastRunAt = store.tokenRepository.findBadgeSubject(hashAuditToken(chosen.token))?.lastRunAt;
+    const lastRunAt = (await store.badgeSubjects.findBadgeSubject(hashAuditToken(chosen.token)))?.lastRunAt;
     const subject = { token: chosen.token, audit, lastRunAt, baseUrl: config.baseUrl };
     if (chosen.representation === 'markdown') {
       sendMarkdown(response, `${config.baseUrl}${path}`, renderBadgeLandingMarkdown(subject), 200, { 'Cache-Control': 'public, max-age=3600' });

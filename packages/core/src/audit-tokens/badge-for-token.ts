@@ -1,4 +1,4 @@
-import type { TokenRepository } from '../store/token-repository.js';
+import type { BadgeSubjectRecord, TokenRepository } from '../store/token-repository.js';
 
 /** The badge's one synchronous SQLite read (see TokenRepository.findBadgeSubject). */
 export type BadgeSubjectReader = Pick<TokenRepository, 'findBadgeSubject'>;
@@ -17,7 +17,20 @@ export interface TokenBadge {
 
 /** The badge for a raw badge token: one indexed read of the store, never a provider call. */
 export function badgeForToken(repository: BadgeSubjectReader, rawToken: string, now: Date = new Date()): TokenBadge {
-  const subject = isWellFormedAuditToken(rawToken, 'badge') ? repository.findBadgeSubject(hashAuditToken(rawToken)) : undefined;
+  return badgeForSubject(isWellFormedAuditToken(rawToken, 'badge') ? repository.findBadgeSubject(hashAuditToken(rawToken)) : undefined, now);
+}
+
+/** The badge through an awaited read (PostgreSQL mode's PgTokenStore.findBadgeSubject). */
+export async function badgeForTokenAsync(
+  repository: { findBadgeSubject(tokenHash: string): Promise<BadgeSubjectRecord | undefined> },
+  rawToken: string,
+  now: Date = new Date(),
+): Promise<TokenBadge> {
+  return badgeForSubject(isWellFormedAuditToken(rawToken, 'badge') ? await repository.findBadgeSubject(hashAuditToken(rawToken)) : undefined, now);
+}
+
+/** The badge of a looked-up subject (undefined: malformed, unknown or revoked token). */
+export function badgeForSubject(subject: BadgeSubjectRecord | undefined, now: Date = new Date()): TokenBadge {
   if (subject === undefined) {
     return { found: false, state: 'unknown', svg: renderBadgeSvg({ state: 'unknown', now }), recheckDueAt: undefined };
   }

@@ -10,7 +10,7 @@ export {
   revokeAuditTokenById,
 } from './audit-tokens.js';
 export type { AuditTokenSummary, MintAuditTokenInput } from './audit-tokens.js';
-export { badgeForToken } from './badge-for-token.js';
+export { badgeForSubject, badgeForToken, badgeForTokenAsync } from './badge-for-token.js';
 export type { BadgeSubjectReader, TokenBadge } from './badge-for-token.js';
 export { badgeStateAt, formatMeasuredMonth, lastRunOf, RECHECK_AFTER_DAYS, recheckDueAt } from './badge-state.js';
 export type { BadgeState } from './badge-state.js';

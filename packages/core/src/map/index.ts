@@ -5,6 +5,7 @@ export { auditNotFound, MAP_ERROR_CODES, MapError } from './errors.js';
 export type { MapErrorCode } from './errors.js';
 export { buildBuyerQuestionMap, MAP_TOP_COMPETITORS } from './grid.js';
 export {
+  createAsyncBuyerQuestionMapReader,
   createBuyerQuestionMapReader,
   DEFAULT_CACHED_MAPS,
   DEFAULT_MAP_WAIT_MS,
@@ -21,7 +22,7 @@ export {
   MAP_JOB_KIND,
 } from './runner.js';
 export type { BuyerQuestionMapRunnerOptions } from './runner.js';
-export type { BuyerQuestionMapLookup, BuyerQuestionMapRead, BuyerQuestionMapReader } from './operations.js';
+export type { BuyerQuestionMapLookup, BuyerQuestionMapRead, BuyerQuestionMapReader, AsyncBuyerQuestionMapReader } from './operations.js';
 export type {
   BuyerQuestionMap,
   BuyerQuestionMapCell,
@@ -33,6 +34,7 @@ export type {
   BuyerQuestionMapStatus,
   BuyerQuestionMapSummary,
   CellFailure,
+  MapAudits,
   Remeasuring,
   StartBuyerQuestionMapOptions,
   StartBuyerQuestionMapRequest,

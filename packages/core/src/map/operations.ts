@@ -4,7 +4,7 @@
 
 import { createHash } from 'node:crypto';
 import type { AuditRecord } from '../store/audit-repository.js';
-import type { MapJobRecord, NewMapJob } from '../store/map-repository.js';
+import type { MapJobRecord, MapRepository, NewMapJob } from '../store/map-repository.js';
 import { MAP_JOB_KIND } from './runner.js';
 import { auditNotFound, noCredits, noFanout, unauthorizedRerun } from './errors.js';
 import type {
@@ -100,6 +100,12 @@ export function createBuyerQuestionMapReader(
   const cachedMaps = options.cachedMaps ?? DEFAULT_CACHED_MAPS;
   const lookupKeepMs = options.lookupKeepMs ?? DEFAULT_LOOKUP_KEEP_MS;
   const now = options.now ?? Date.now;
+  const repository = dependencies.mapRepository;
+  const getAuditNow = dependencies.auditRepository.getAuditNow?.bind(dependencies.auditRepository);
+  if (repository === undefined || getAuditNow === undefined) {
+    throw new Error('the synchronous map reader needs the SQLite store; in PostgreSQL mode use createAsyncBuyerQuestionMapReader');
+  }
+  const sync = { repository, getAuditNow };
   // Lookups of audits that exist, valid while no job was written through this repository and for at most lookupKeepMs.
   const lookups = new Map<string, { lookup: BuyerQuestionMapLookup; jobWrites: number; expiresAtMs: number }>();
   // Insertion order is recency of filling: the first key is the one to drop.
@@ -108,7 +114,7 @@ export function createBuyerQuestionMapReader(
   function storedMap(auditId: string, generation: number): { mapJson: string; read: BuyerQuestionMapRead } | undefined {
     const cached = stored.get(auditId);
     if (cached !== undefined && cached.generation === generation) return cached;
-    const row = dependencies.mapRepository.latestCompleteMapJson(auditId);
+    const row = sync.repository.latestCompleteMapJson(auditId);
     if (row === undefined) return undefined;
     const entry = { generation: row.generation, mapJson: row.mapJson, read: bytesOf(`{"ok":true,"cached":true,"map":${row.mapJson}}`) };
     stored.delete(auditId);
@@ -120,12 +126,12 @@ export function createBuyerQuestionMapReader(
   return {
     lookup(auditId) {
       const nowMs = now();
-      const jobWrites = dependencies.mapRepository.jobWrites;
+      const jobWrites = repository.jobWrites;
       const kept = lookups.get(auditId);
       if (kept !== undefined && kept.jobWrites === jobWrites && kept.expiresAtMs > nowMs) return kept.lookup;
       if (!UUID.test(auditId)) return undefined;
       const id = auditId.toLowerCase();
-      const state = dependencies.mapRepository.mapReadState(id);
+      const state = repository.mapReadState(id);
       if (!state.auditExists) return undefined;
       const lookup = { auditId: id, completeGeneration: state.completeGeneration, runningGeneration: state.runningGeneration };
       // Only audits that exist are kept (made-up ids cannot fill it), keyed as asked.
@@ -136,13 +142,59 @@ export function createBuyerQuestionMapReader(
     },
     read({ auditId: id, completeGeneration, runningGeneration }) {
       const map = completeGeneration === undefined ? undefined : storedMap(id, completeGeneration);
-      if (map === undefined) return bytesOf(JSON.stringify(unstoredResponse(dependencies, id)));
+      if (map === undefined) return bytesOf(JSON.stringify(unstoredResponse(sync, id)));
       if (runningGeneration === undefined) return map.read;
       // The previous map stays the answer until the re-measurement completes.
-      const running = dependencies.mapRepository.runningJob(id);
+      const running = repository.runningJob(id);
       if (running === undefined) return map.read;
-      const remeasuring = JSON.stringify({ status: 'running', generation: running.generation, progress: progressNow(dependencies, running) });
+      const remeasuring = JSON.stringify({ status: 'running', generation: running.generation, progress: progressNow(repository, running) });
       return bytesOf(`{"ok":true,"cached":true,"map":${map.mapJson},"remeasuring":${remeasuring}}`);
+    },
+  };
+}
+
+/** BuyerQuestionMapReader through the ports only, for PostgreSQL mode (no synchronous read there). */
+export interface AsyncBuyerQuestionMapReader {
+  lookup(auditId: string): Promise<BuyerQuestionMapLookup | undefined>;
+  read(lookup: BuyerQuestionMapLookup): Promise<BuyerQuestionMapRead>;
+}
+
+/**
+ * getBuyerQuestionMap as bytes through the maps and audits ports: the same states and the same bytes as
+ * createBuyerQuestionMapReader's, with nothing kept between reads (every instance on one PostgreSQL
+ * answers from the database, so a map another instance completed is seen at once).
+ */
+export function createAsyncBuyerQuestionMapReader(dependencies: Pick<BuyerQuestionMapDependencies, 'mapStore' | 'auditRepository'>): AsyncBuyerQuestionMapReader {
+  const { mapStore } = dependencies;
+  const remeasuringOf = async (auditId: string): Promise<string | undefined> => {
+    const running = await mapStore.runningJob(auditId);
+    if (running === undefined) return undefined;
+    const progress = { completed: await mapStore.countCells(running.auditId, running.generation), total: running.questions.length * running.providers.length };
+    return JSON.stringify({ status: 'running', generation: running.generation, progress });
+  };
+  return {
+    async lookup(auditId) {
+      if (!UUID.test(auditId)) return undefined;
+      const id = auditId.toLowerCase();
+      const state = await mapStore.mapReadState(id);
+      if (!state.auditExists) return undefined;
+      return { auditId: id, completeGeneration: state.completeGeneration, runningGeneration: state.runningGeneration };
+    },
+    async read({ auditId: id, completeGeneration, runningGeneration }) {
+      const row = completeGeneration === undefined ? undefined : await mapStore.latestCompleteMapJson(id);
+      if (row === undefined) {
+        const running = await mapStore.runningJob(id);
+        if (running !== undefined) {
+          const progress = { completed: await mapStore.countCells(running.auditId, running.generation), total: running.questions.length * running.providers.length };
+          return bytesOf(JSON.stringify({ ok: true, cached: false, status: 'running', generation: running.generation, progress }));
+        }
+        const audit = await dependencies.auditRepository.getAudit(id);
+        if (audit === undefined) throw auditNotFound();
+        return bytesOf(JSON.stringify({ ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' }));
+      }
+      const remeasuring = runningGeneration === undefined ? undefined : await remeasuringOf(id);
+      if (remeasuring === undefined) return bytesOf(`{"ok":true,"cached":true,"map":${row.mapJson}}`);
+      return bytesOf(`{"ok":true,"cached":true,"map":${row.mapJson},"remeasuring":${remeasuring}}`);
     },
   };
 }
@@ -153,11 +205,14 @@ function bytesOf(json: string): BuyerQuestionMapRead {
 }
 
 /** The answer while no map is stored: the running state, or why nothing runs. */
-function unstoredResponse(dependencies: BuyerQuestionMapDependencies, auditId: string): BuyerQuestionMapResponse {
-  const running = dependencies.mapRepository.runningJob(auditId);
-  if (running !== undefined) return { ok: true, cached: false, status: 'running', generation: running.generation, progress: progressNow(dependencies, running) };
+function unstoredResponse(
+  sync: { repository: MapRepository; getAuditNow: (auditId: string) => AuditRecord | undefined },
+  auditId: string,
+): BuyerQuestionMapResponse {
+  const running = sync.repository.runningJob(auditId);
+  if (running !== undefined) return { ok: true, cached: false, status: 'running', generation: running.generation, progress: progressNow(sync.repository, running) };
   // Synchronous: this serves the map read's fast path before Express (see AuditRepository.getAuditNow).
-  const audit = dependencies.auditRepository.getAuditNow(auditId);
+  const audit = sync.getAuditNow(auditId);
   if (audit === undefined) throw auditNotFound();
   return { ok: true, cached: false, status: readFanout(audit).questions.length === 0 ? 'no_fanout' : 'not_started' };
 }
@@ -274,8 +329,8 @@ async function progressOf(dependencies: BuyerQuestionMapDependencies, job: MapJo
 }
 
 /** progressOf for the map read's fast path (synchronous, on the SQLite repository). */
-function progressNow(dependencies: BuyerQuestionMapDependencies, job: MapJobRecord): BuyerQuestionMapProgress {
-  return { completed: dependencies.mapRepository.countCells(job.auditId, job.generation), total: job.questions.length * job.providers.length };
+function progressNow(repository: MapRepository, job: MapJobRecord): BuyerQuestionMapProgress {
+  return { completed: repository.countCells(job.auditId, job.generation), total: job.questions.length * job.providers.length };
 }
 
 async function findAudit(dependencies: BuyerQuestionMapDependencies, auditId: string): Promise<AuditRecord> {

@@ -129,7 +129,8 @@ export type BuyerQuestionMapResponse =
   | { ok: true; cached: false; status: BuyerQuestionMapStatus; generation?: number; progress?: BuyerQuestionMapProgress };
 
 /** The audits the map code reads: the port, plus the SQLite repository's synchronous read (below). */
-export type MapAudits = AuditStore & Pick<AuditRepository, 'getAuditNow'>;
+/** The audits port; the SQLite repository adds getAuditNow, the synchronous read of the map read's fast path. */
+export type MapAudits = AuditStore & Partial<Pick<AuditRepository, 'getAuditNow'>>;
 
 /** What the map operations run against. */
 export interface BuyerQuestionMapDependencies {
@@ -147,9 +148,10 @@ export interface BuyerQuestionMapDependencies {
   mapStore: MapStore;
   /**
    * The SQLite repository under mapStore, for the map read's fast path only (createBuyerQuestionMapReader
-   * answers without a promise, and keeps lookups while its `jobWrites` has not moved).
+   * answers without a promise, and keeps lookups while its `jobWrites` has not moved). Absent in
+   * PostgreSQL mode: reads then go through the port (createAsyncBuyerQuestionMapReader).
    */
-  mapRepository: MapRepository;
+  mapRepository?: MapRepository | undefined;
   /** The jobs this process is running; one per service. */
   runner: BuyerQuestionMapRunner;
   logger: Logger;

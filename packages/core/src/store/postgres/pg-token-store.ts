@@ -1,5 +1,5 @@
 import type { TokenStore } from '../ports.js';
-import { toTokenRecord, type AuditTokenKind, type AuditTokenRecord, type TokenRow } from '../token-repository.js';
+import { toTokenRecord, type AuditTokenKind, type AuditTokenRecord, type BadgeSubjectRecord, type TokenRow } from '../token-repository.js';
 import type { PgPool } from './pool.js';
 
 /** The PostgreSQL adapter of TokenStore (migration 009): every operation is one statement. */
@@ -35,5 +35,23 @@ export class PgTokenStore implements TokenStore {
       [revokedAt, tokenHash, kind, auditId],
     );
     return result.rowCount === 1;
+  }
+
+  /**
+   * The badge's brand and dates for an active badge token in one query (TokenRepository.findBadgeSubject's
+   * PostgreSQL form, awaited: PostgreSQL mode has no synchronous badge read, docs/architecture.md).
+   */
+  async findBadgeSubject(tokenHash: string): Promise<BadgeSubjectRecord | undefined> {
+    const { rows } = await this.pool.query<{ audit_id: string; brand: string; mode: string; created_at: string; last_run_at: string | null }>(
+      `SELECT audits.id AS audit_id, audits.brand, audits.mode, audits.created_at,
+              (SELECT MAX(jobs.completed_at) FROM buyer_question_map_jobs AS jobs
+               WHERE jobs.audit_id = audits.id AND jobs.status = 'complete') AS last_run_at
+       FROM audit_tokens JOIN audits ON audits.id = audit_tokens.audit_id
+       WHERE audit_tokens.token_hash = $1 AND audit_tokens.kind = 'badge' AND audit_tokens.revoked_at IS NULL`,
+      [tokenHash],
+    );
+    const row = rows[0];
+    if (row === undefined) return undefined;
+    return { auditId: row.audit_id, brand: row.brand, mode: row.mode, createdAt: row.created_at, lastRunAt: row.last_run_at ?? undefined };
   }
 }
