@@ -1,5 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
-import type { Logger, TrustProxySetting } from '@visibility/core';
+import { isStoreUnreachable, type Logger, type TrustProxySetting } from '@visibility/core';
 import { ApiError, docsUrlFor, sendApiError, unknownApiEndpoint } from './http/api-error.js';
 import { requestContext } from './http/request-context.js';
 import { auditRoutes, type AuditRouteDependencies } from './rest/audit-routes.js';
@@ -90,6 +90,17 @@ export function createApp(dependencies: AppDependencies): Express {
     const status = typeof (error as { status?: unknown }).status === 'number' ? (error as { status: number }).status : 500;
     if (status >= 400 && status < 500) {
       sendApiError(response, new ApiError(status, 'bad_request', 'The request could not be read.', 'Send a JSON body with Content-Type: application/json.'), docsUrl);
+      return;
+    }
+    if (isStoreUnreachable(error)) {
+      // PostgreSQL is down or cut off (the pool gave up within its 3 s connect deadline): an ordinary
+      // state for the client, and the pool reconnects by itself once the database is back.
+      request.log.warn('store unreachable', { error: (error as Error).message });
+      sendApiError(
+        response,
+        new ApiError(503, 'store_unavailable', 'The database is unreachable right now.', 'Retry in a minute (60 seconds).', { 'Retry-After': '60' }),
+        docsUrl,
+      );
       return;
     }
     request.log.error('unhandled error', { error });

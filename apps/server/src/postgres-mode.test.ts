@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditResponseSchema, createPgPool, type PgPool } from '@visibility/core';
@@ -105,4 +106,83 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
     expect(badge.status).toBe(404);
     expect(badge.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
   });
+
+  it('answers 503 store_unavailable while PostgreSQL is unreachable, and recovers by itself when it is back', async () => {
+    // A third instance reaches the database through a TCP relay this test can cut and restore.
+    const target = new URL(databaseUrl);
+    const relay = await startRelay(target.hostname, Number(target.port));
+    const viaRelay = new URL(databaseUrl);
+    viaRelay.hostname = '127.0.0.1';
+    viaRelay.port = String(relay.port);
+    const third = await startTestService({ DATABASE_URL: viaRelay.toString(), SESSION_SECRET }, undefined, { watchScheduler: false });
+    try {
+      const unknownMap = `${third.url}/api/audit/00000000-0000-4000-8000-000000000000/fanout-map`;
+      expect((await fetch(unknownMap)).status).toBe(404);
+
+      await relay.cut();
+      // Bounded, not timed: without the pool's connect deadline and the 503 this would hang or fail.
+      const refused = await fetch(unknownMap, { signal: AbortSignal.timeout(8_000) });
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('60');
+      expect(await refused.json()).toEqual({ error: expect.any(String), code: 'store_unavailable', hint: expect.any(String), docs: 'http://visibility.test/developers' });
+      const page = await fetch(`${third.url}/api/audit/00000000-0000-4000-8000-000000000000?key=${'k'.repeat(32)}`, { signal: AbortSignal.timeout(8_000) });
+      expect(page.status).toBe(503);
+
+      await relay.restore();
+      const back = await fetch(unknownMap, { signal: AbortSignal.timeout(8_000) });
+      expect(back.status).toBe(404);
+      expect(await back.json()).toMatchObject({ code: 'audit_not_found' });
+    } finally {
+      await third.stop();
+      await relay.close();
+    }
+  });
 });
+
+interface Relay {
+  port: number;
+  /** Stops listening and cuts every open connection: PostgreSQL refuses, as when it is down. */
+  cut(): Promise<void>;
+  /** Listens again on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function startRelay(host: string, port: number): Promise<Relay> {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  const listen = (onPort: number) =>
+    new Promise<number>((resolve, reject) => {
+      const created = createServer((client) => {
+        const upstream = connect(port, host);
+        for (const socket of [client, upstream]) {
+          sockets.add(socket);
+          socket.on('close', () => sockets.delete(socket));
+          socket.on('error', () => undefined);
+        }
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      created.once('error', reject);
+      created.listen(onPort, '127.0.0.1', () => {
+        server = created;
+        resolve((created.address() as { port: number }).port);
+      });
+    });
+  const stop = async () => {
+    const closing = server;
+    server = undefined;
+    for (const socket of sockets) socket.destroy();
+    if (closing !== undefined) await new Promise<void>((resolve) => closing.close(() => resolve()));
+  };
+  const relayPort = await listen(0);
+  return {
+    port: relayPort,
+    cut: stop,
+    restore: async () => {
+      await listen(relayPort);
+    },
+    close: stop,
+  };
+}

@@ -12,5 +12,5 @@ export { PgRunStore } from './pg-run-store.js';
 export { PgSignInStore } from './pg-sign-in-store.js';
 export { PgTokenStore } from './pg-token-store.js';
 export { PgWatchStore } from './pg-watch-store.js';
-export { createPgPool, inTransaction, PG_CONNECT_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS } from './pool.js';
+export { createPgPool, inTransaction, isStoreUnreachable, PG_CONNECT_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS } from './pool.js';
 export type { PgPool } from './pool.js';

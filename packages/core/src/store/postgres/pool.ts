@@ -40,3 +40,24 @@ export async function inTransaction<T>(pool: PgPool, work: (client: pg.PoolClien
     client.release();
   }
 }
+
+/** Network errors of a connection that cannot be made or was cut. */
+const UNREACHABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+/** PostgreSQL's own: shutting down, starting up, too many connections. */
+const UNREACHABLE_SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** What pg and pg-pool throw without a code: the connect deadline, a cut connection, the query deadline. */
+const UNREACHABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /Connection terminated/i, /Query read timeout/i, /Client has encountered a connection error/i];
+
+/**
+ * True when an error says PostgreSQL cannot be reached right now (refused, cut, timed out, shutting
+ * down), as opposed to a bug or a constraint: the service answers those with 503 `store_unavailable`,
+ * and the pool reconnects by itself once the database is back. Looks through `cause` and AggregateError.
+ */
+export function isStoreUnreachable(error: unknown, depth = 0): boolean {
+  if (typeof error !== 'object' || error === null || depth > 4) return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_NETWORK_CODES.has(code) || UNREACHABLE_SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message))) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isStoreUnreachable(inner, depth + 1))) return true;
+  return isStoreUnreachable(cause, depth + 1);
+}
