@@ -7,7 +7,7 @@ import { ProviderFailure, type Answer } from '../providers/types.js';
 import { openStore, type Store } from '../store/store.js';
 import type { BrandExtractor } from '../extraction/second-opinion.js';
 import { auditNotFound, MapError } from './errors.js';
-import { createBuyerQuestionMapReader, getBuyerQuestionMap, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
+import { createAsyncBuyerQuestionMapReader, createBuyerQuestionMapReader, getBuyerQuestionMap, resumeBuyerQuestionMaps, startBuyerQuestionMap, stopBuyerQuestionMaps } from './operations.js';
 import { insertAudit, mapDependencies, QUESTIONS, ScriptedProvider, sleep, until } from './test-support/map-fixtures.js';
 import type { BuyerQuestionMap, BuyerQuestionMapResponse } from './types.js';
 
@@ -44,9 +44,19 @@ function readMap(dependencies: Dependencies, auditId: string) {
 }
 const readJson = (dependencies: Dependencies, auditId: string): unknown => JSON.parse(readMap(dependencies, auditId).body.toString('utf8'));
 
-/** The byte read must say exactly what the object read says, in every state. */
+/**
+ * The byte read must say exactly what the object read says, in every state; and the ports-only reader
+ * of PostgreSQL mode must send the very same bytes (and so the same entity tag) as the synchronous one.
+ */
 async function expectSameAnswer(dependencies: Dependencies, auditId: string): Promise<void> {
   expect(readJson(dependencies, auditId)).toEqual(await getBuyerQuestionMap(dependencies, auditId));
+  const asyncReader = createAsyncBuyerQuestionMapReader(dependencies);
+  const lookup = await asyncReader.lookup(auditId);
+  if (lookup === undefined) throw auditNotFound();
+  const read = await asyncReader.read(lookup);
+  const synchronous = readMap(dependencies, auditId);
+  expect(read.body.toString('utf8')).toBe(synchronous.body.toString('utf8'));
+  expect(read.etag).toBe(synchronous.etag);
 }
 
 /** `status` is the one the server's table gives `code` (apps/server/src/rest/core-errors.test.ts checks it): core carries no HTTP status. */
@@ -200,6 +210,7 @@ describe('startBuyerQuestionMap', () => {
     }
     const withoutQuestions = await insertAudit(store, { questions: [] });
     expect(readJson(dependencies, withoutQuestions)).toEqual({ ok: true, cached: false, status: 'no_fanout' });
+    await expectSameAnswer(dependencies, withoutQuestions);
     const auditId = await insertAudit(store);
     await startBuyerQuestionMap(dependencies, { auditId });
     expect(readJson(dependencies, auditId.toUpperCase())).toEqual(await getBuyerQuestionMap(dependencies, auditId));
@@ -360,9 +371,14 @@ describe('re-running a stored map', () => {
   it('looks up only audits that exist, by an id in any case', async () => {
     const dependencies = mapDependencies(store, [new ScriptedProvider('openai', 'demo-gpt')]);
     const reader = createBuyerQuestionMapReader(dependencies);
-    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '', "' OR 1=1 --"]) expect(reader.lookup(id)).toBeUndefined();
+    const asyncReader = createAsyncBuyerQuestionMapReader(dependencies);
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', '', "' OR 1=1 --"]) {
+      expect(reader.lookup(id)).toBeUndefined();
+      expect(await asyncReader.lookup(id)).toBeUndefined();
+    }
     const auditId = await insertAudit(store);
     expect(reader.lookup(auditId.toUpperCase())).toEqual({ auditId, completeGeneration: undefined, runningGeneration: undefined });
+    expect(await asyncReader.lookup(auditId.toUpperCase())).toEqual({ auditId, completeGeneration: undefined, runningGeneration: undefined });
   });
 
   it.each([
