@@ -101,6 +101,19 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ code: 'audit_not_found' });
 
+    // A map measured through one instance is stored in PostgreSQL and read, cached, on the other.
+    const measured = await postJson(`${first.url}/api/audit/${body.id}/fanout-map`, {}, { headers: { 'X-Forwarded-For': '203.0.113.40' } });
+    expect(measured.status).toBe(200);
+    expect(measured.body).toMatchObject({ ok: true, cached: false, map: { generation: 1 } });
+    const stored = await fetch(`${second.url}/api/audit/${body.id}/fanout-map`);
+    expect(stored.status).toBe(200);
+    expect(stored.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{32}"$/);
+    expect(await stored.json()).toEqual({ ok: true, cached: true, map: measured.body.map });
+    const jobs = await database.query<{ status: string }>('SELECT status FROM buyer_question_map_jobs WHERE audit_id = $1', [body.id]);
+    expect(jobs.rows).toEqual([{ status: 'complete' }]);
+    const revalidated = await fetch(`${second.url}/api/audit/${body.id}/fanout-map`, { headers: { 'If-None-Match': stored.headers.get('etag') ?? '' } });
+    expect(revalidated.status).toBe(304);
+
     // The badge of an unknown token is the "not found" SVG, answered from PostgreSQL through Express.
     const badge = await fetch(`${second.url}/api/badge/${'b'.repeat(43)}`);
     expect(badge.status).toBe(404);
