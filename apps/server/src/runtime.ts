@@ -115,7 +115,7 @@ export interface Runtime {
 
 /** Opens the store, starts the demo simulator when needed and composes the provider lineup. */
 export async function createRuntime(config: Config, logger: Logger): Promise<Runtime> {
-  const store = config.databaseUrl === undefined ? openSqliteStore(config, logger) : await openPostgresStore(config.databaseUrl, logger);
+  const store = await openRuntimeStore(config, logger);
   let simulator: RunningSimulator | undefined;
   try {
     // PostgreSQL mode: config already refused a missing SESSION_SECRET (every instance must share it), so nothing is written to DATA_DIR.
@@ -212,6 +212,11 @@ function createBrandExtractor(config: Config, budget: Budget, store: RuntimeStor
   const provider = withBudget(adapter, budget, { defaultMaxOutputTokens: SECOND_OPINION_MAX_OUTPUT_TOKENS, callLog: store.callLog });
   logger.info('extraction: rules plus a model second opinion', { extraction: 'hybrid', provider: provider.id, model: provider.model });
   return createHybridBrandExtractor({ provider, logger: logger.child({ component: 'extraction' }) });
+}
+
+/** The store of this config: PostgreSQL with DATABASE_URL, else SQLite in DATA_DIR; migrated on open. */
+export async function openRuntimeStore(config: Config, logger: Logger): Promise<RuntimeStore> {
+  return config.databaseUrl === undefined ? openSqliteStore(config, logger) : openPostgresStore(config.databaseUrl, logger);
 }
 
 /** SQLite in DATA_DIR, migrated on open: the default, exactly as before DATABASE_URL existed. */

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStore } from '@visibility/core';
+import { createPgPool, openStore } from '@visibility/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliInProcess as runCli } from '../test-support/run-cli.js';
 
@@ -12,7 +13,7 @@ let env: NodeJS.ProcessEnv;
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'visibility-credits-'));
   env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
-  for (const name of ['BASE_URL', 'PORT', 'SESSION_SECRET', 'SMTP_URL', 'TRUST_PROXY']) delete env[name];
+  for (const name of ['BASE_URL', 'PORT', 'SESSION_SECRET', 'SMTP_URL', 'TRUST_PROXY', 'DATABASE_URL']) delete env[name];
 });
 afterEach(() => {
   rmSync(dataDir, { recursive: true, force: true });
@@ -69,3 +70,32 @@ describe('visibility credits grant', () => {
     expect(await balance('owner@x.com')).toBeUndefined();
   });
 });
+
+const PG_TEST_URL = process.env['VISIBILITY_TEST_DATABASE_URL'];
+
+describe.skipIf(PG_TEST_URL === undefined)(
+  PG_TEST_URL === undefined ? 'credits grant on PostgreSQL skipped: no VISIBILITY_TEST_DATABASE_URL (install postgresql)' : 'visibility credits grant with DATABASE_URL',
+  () => {
+    it('grants into PostgreSQL (migrating it first), not into a SQLite file in DATA_DIR', async () => {
+      const admin = createPgPool(PG_TEST_URL as string, { max: 1 });
+      const name = `vis_credits_${randomBytes(4).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(PG_TEST_URL as string);
+      url.pathname = `/${name}`;
+      const database = createPgPool(url.toString(), { max: 1 });
+      try {
+        const result = await runCli(['credits', 'grant', 'owner@x.com', '2'], { env: { ...env, DATABASE_URL: url.toString(), SESSION_SECRET: 's'.repeat(32) } });
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+        expect(result.stdout).toBe('owner@x.com now has 2 credits\n');
+        const { rows } = await database.query<{ credits: number }>('SELECT credits FROM accounts WHERE email = $1', ['owner@x.com']);
+        expect(rows).toEqual([{ credits: 2 }]);
+        expect(existsSync(join(dataDir, 'visibility.sqlite'))).toBe(false);
+      } finally {
+        await database.end();
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    });
+  },
+);

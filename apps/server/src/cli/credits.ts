@@ -40,17 +40,21 @@ export async function runCredits(argv: string[], io: CliIo): Promise<number> {
     return usageError(io, `"${amount}" is not a whole number from 1 to ${MAX_GRANT}.`);
   }
 
-  const [{ openStore }, { loadCliConfig }] = await Promise.all([import('@visibility/core'), import('./measurement-run.js')]);
+  const [{ createLogger }, { loadCliConfig }, { openRuntimeStore }] = await Promise.all([
+    import('@visibility/core'),
+    import('./measurement-run.js'),
+    import('../runtime.js'),
+  ]);
   const config = loadCliConfig(io);
   if (typeof config === 'number') return config;
-  // Only the store: granting credits needs no provider lineup, simulator or mailer.
-  const store = openStore({ dataDir: config.dataDir });
+  // Only the store (SQLite in DATA_DIR, or PostgreSQL with DATABASE_URL): no provider lineup, simulator or mailer.
+  const store = await openRuntimeStore(config, createLogger({ level: 'warn', write: (line) => io.stderr.write(`${line}\n`) }));
   try {
     const balance = await store.accountRepository.grantCredits(email, credits);
     io.stdout.write(`${email} now has ${balance} credit${balance === 1 ? '' : 's'}
 `);
     return EXIT_OK;
   } finally {
-    store.close();
+    await store.close();
   }
 }
