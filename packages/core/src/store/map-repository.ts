@@ -93,6 +93,22 @@ export interface MapCellRow {
   answered_at: string;
 }
 
+/** A new job's column values, in the order both adapters' INSERT lists them (status 'running' is written as a literal). */
+export function mapJobValues(job: NewMapJob, generation: number): unknown[] {
+  return [
+    job.auditId,
+    generation,
+    job.mode,
+    job.brand,
+    job.website,
+    JSON.stringify(job.competitors),
+    JSON.stringify(job.questions),
+    JSON.stringify(job.providers),
+    job.chargedEmail?.toLowerCase() ?? null,
+    job.createdAt,
+  ];
+}
+
 export function mapJobFromRow(row: MapJobRow): MapJobRecord {
   return {
     auditId: row.audit_id,
@@ -150,18 +166,7 @@ export class MapRepository extends SqlRepository {
         (audit_id, generation, status, mode, brand, website, competitors_json, questions_json, providers_json, charged_email, created_at)
       VALUES (?, ?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT DO NOTHING
-    `).run(
-      job.auditId,
-      generation,
-      job.mode,
-      job.brand,
-      job.website,
-      JSON.stringify(job.competitors),
-      JSON.stringify(job.questions),
-      JSON.stringify(job.providers),
-      job.chargedEmail?.toLowerCase() ?? null,
-      job.createdAt,
-    );
+    `).run(...mapJobValues(job, generation));
     return result.changes === 1;
   }
 

@@ -165,6 +165,25 @@ export function toAlertTry(row: Row): WatchAlertTryRecord {
   };
 }
 
+/** A new run's column values, in the order both adapters' INSERT INTO watch_runs lists them. */
+export function watchRunValues(run: NewWatchRun, trigger: 'schedule' | 'manual', scheduledFor: string | null, chargedEmail: string | null): unknown[] {
+  return [
+    run.id,
+    run.watchId,
+    trigger,
+    scheduledFor,
+    run.status,
+    run.mode,
+    JSON.stringify(run.questions),
+    JSON.stringify(run.providers),
+    run.samples,
+    run.reason,
+    chargedEmail,
+    run.createdAt,
+    run.status === 'running' ? null : run.createdAt,
+  ];
+}
+
 export function toWatch(row: Row): WatchRecord {
   return {
     id: row.id as string,
@@ -382,21 +401,7 @@ export class WatchRepository extends SqlRepository implements WatchStore {
       INSERT INTO watch_runs (id, watch_id, run_trigger, scheduled_for, status, mode, questions_json, providers_json, samples, reason,
         charged_email, created_at, completed_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-    `).run(
-      run.id,
-      run.watchId,
-      trigger,
-      scheduledFor,
-      run.status,
-      run.mode,
-      JSON.stringify(run.questions),
-      JSON.stringify(run.providers),
-      run.samples,
-      run.reason,
-      chargedEmail,
-      run.createdAt,
-      run.status === 'running' ? null : run.createdAt,
-    );
+    `).run(...watchRunValues(run, trigger, scheduledFor, chargedEmail));
   }
 
   private runSync(id: string): WatchRunRecord | undefined {

@@ -1,6 +1,7 @@
 import {
   mapCellFromRow,
   mapJobFromRow,
+  mapJobValues,
   type MapCellRecord,
   type MapCellRow,
   type MapJobRecord,
@@ -21,20 +22,6 @@ const INSERT_JOB_SQL = `
   ON CONFLICT DO NOTHING
 `;
 
-function jobParameters(job: NewMapJob, generation: number): unknown[] {
-  return [
-    job.auditId,
-    generation,
-    job.mode,
-    job.brand,
-    job.website,
-    JSON.stringify(job.competitors),
-    JSON.stringify(job.questions),
-    JSON.stringify(job.providers),
-    job.chargedEmail?.toLowerCase() ?? null,
-    job.createdAt,
-  ];
-}
 
 async function runningJobOn(client: Queryable, auditId: string): Promise<MapJobRecord | undefined> {
   const { rows } = await client.query<MapJobRow>("SELECT * FROM buyer_question_map_jobs WHERE audit_id = $1 AND status = 'running'", [auditId]);
@@ -60,7 +47,7 @@ export class PgMapStore implements MapStore {
        SELECT $1, $2, 'running', $3, $4, $5, $6, $7, $8, $9, $10
        WHERE NOT EXISTS (SELECT 1 FROM buyer_question_map_jobs WHERE audit_id = $1)
        ON CONFLICT DO NOTHING`,
-      jobParameters(job, 1),
+      mapJobValues(job, 1),
     );
     return result.rowCount === 1;
   }
@@ -79,7 +66,7 @@ export class PgMapStore implements MapStore {
         job.auditId,
       ]);
       const generation = (rows[0]?.generation ?? 0) + 1;
-      const inserted = await client.query(INSERT_JOB_SQL, jobParameters(job, generation));
+      const inserted = await client.query(INSERT_JOB_SQL, mapJobValues(job, generation));
       // Cannot conflict under the lock; if it ever did, the throw rolls the spend back.
       if (inserted.rowCount !== 1) throw new Error(`map job ${job.auditId}#${generation} already exists`);
       return { outcome: 'started', job: (await runningJobOn(client, job.auditId)) as MapJobRecord };

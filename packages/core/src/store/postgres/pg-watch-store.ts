@@ -11,6 +11,7 @@ import {
   toRun,
   toWatch,
   WATCH_COLUMNS,
+  watchRunValues,
   type AlertAttempt,
   type ManualRunStart,
   type NewWatchAlert,
@@ -297,21 +298,7 @@ async function insertRun(
        charged_email, created_at, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
      RETURNING ${RUN_COLUMNS}`,
-    [
-      run.id,
-      run.watchId,
-      trigger,
-      scheduledFor,
-      run.status,
-      run.mode,
-      JSON.stringify(run.questions),
-      JSON.stringify(run.providers),
-      run.samples,
-      run.reason,
-      chargedEmail,
-      run.createdAt,
-      run.status === 'running' ? null : run.createdAt,
-    ],
+    watchRunValues(run, trigger, scheduledFor, chargedEmail),
   );
   return toRun(rows[0] as Row);
 }
