@@ -7,40 +7,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '@visibility/core';
 import { CLI_PATH, runCli } from '../test-support/spawn-cli.js';
+import { exited, startSimulatorProcess, type SimulatorRequest } from '../test-support/simulator-process.js';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const SIMULATOR_CLI = join(ROOT, 'packages/simulator/dist/cli.js');
 const QUESTIONS = ['Which CRM is best for a small agency?', 'What CRM do sales teams like most?', 'Best CRM software for startups?'];
 const SAMPLES = 3;
 const CONCURRENCY = 1;
 
-interface SimulatorRequest {
-  provider: string;
-  prompt: string;
-}
 
-function startSimulatorProcess(latencyMs: number): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SIMULATOR_CLI, '--port', '0', '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the simulator did not start:\n${output}`)), 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /http:\/\/\S+/.exec(output)?.[0];
-      if (url !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, url });
-      }
-    });
-  });
-}
 
-const exited = (child: ChildProcess): Promise<void> =>
-  child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 describe('visibility watch run-due: kill -9 mid-run', () => {

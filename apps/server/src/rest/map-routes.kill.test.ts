@@ -3,7 +3,7 @@
 // the cells that were not stored, well within 60 s. Each server runs as the real CLI in LIVE mode against a
 // standalone simulator process, so every provider call crosses a process boundary and is counted there.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,41 +13,16 @@ import { openStore, type BuyerQuestionMap } from '@visibility/core';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
 import { postJson } from '../test-support/service.js';
 import { startCli } from '../test-support/spawn-cli.js';
+import { exited, startSimulatorProcess, type SimulatorRequest } from '../test-support/simulator-process.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const SIMULATOR_CLI = join(ROOT, 'packages/simulator/dist/cli.js');
 const BUILT_MAP_ROUTES = join(ROOT, 'apps/server/dist/rest/map-routes.js');
 const PROVIDERS = ['anthropic', 'gemini', 'openai'] as const;
 const CONCURRENCY = 2;
 const LISTENING = /"msg":"listening".*"url":"(http:\/\/localhost:\d+)"/;
 
-interface SimulatorRequest {
-  provider: string;
-  prompt: string;
-  receivedAt: number;
-}
 
-/** Starts `node packages/simulator/dist/cli.js` and resolves with its URL (its one stdout line). */
-function startSimulatorProcess(latencyMs: number): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SIMULATOR_CLI, '--port', '0', '--latency', String(latencyMs)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the simulator did not start:\n${output}`)), 10_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /http:\/\/\S+/.exec(output)?.[0];
-      if (url !== undefined) {
-        clearTimeout(timer);
-        resolve({ child, url });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the simulator exited with ${code}:\n${output}`)));
-  });
-}
 
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
-}
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
