@@ -105,7 +105,8 @@ function splitMergedRuns(candidates: Candidate[]): Candidate[] {
   for (const candidate of candidates) {
     // only where a capital says "name": slots, and runs inside a sentence
     if (candidate.slot === 'prose' && atSentenceStart(candidate.block.text, candidate.from)) continue;
-    counts.set(keyOf(candidate.surface), (counts.get(keyOf(candidate.surface)) ?? 0) + 1);
+    const key = keyOf(candidate.surface);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const out: Candidate[] = [];
   for (const candidate of candidates) {

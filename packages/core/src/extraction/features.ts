@@ -4,7 +4,7 @@
 
 import { compactBrandKey } from './brand-key.js';
 import type { Candidate } from './candidates.js';
-import { CUE_LISTS, fold, knowledge, type CueList, type Knowledge } from './knowledge.js';
+import { CUE_LISTS, fold, knowledge, knownBrandKey, type CueList, type Knowledge } from './knowledge.js';
 
 export type Features = Map<string, number>;
 
@@ -220,9 +220,8 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (context.lowerText.includes(` ${folded.join(' ')} `)) set('written_lower_elsewhere');
 
   // a brand a maintained collection knows (simple-icons): strong evidence unless it is also an everyday word
-  const compact = (value: string): string => value.replace(/[^\p{L}\p{N}]+/gu, '');
-  if (k.knownBrands.has(compact(whole))) set(words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
-  else if (words.length > 1 && ranks[0] === undefined && k.knownBrands.has(compact(firstWord))) set('gaz:known_brand_first_word');
+  if (k.knownBrands.has(knownBrandKey(whole))) set(words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
+  else if (words.length > 1 && ranks[0] === undefined && k.knownBrands.has(knownBrandKey(firstWord))) set('gaz:known_brand_first_word');
 
   // context around it
   const before = wordsBefore(candidate, 3);

@@ -79,6 +79,11 @@ export function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}+/gu, '').replace(/[\u2018\u2019\u02BC]/gu, "'").toLowerCase();
 }
 
+/** The key known brands are looked up by: folded, letters and digits only ("AT&T" → "att"). */
+export function knownBrandKey(text: string): string {
+  return fold(text).replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
 /** The extractor's knowledge, read from its data files on first use. */
 export function knowledge(): Knowledge {
   if (loaded !== undefined) return loaded;
@@ -106,7 +111,7 @@ export function knowledge(): Knowledge {
     surnames: set(gazetteer.surnames),
     demonyms: set(gazetteer.demonyms),
     units: set(gazetteer.units),
-    knownBrands: new Set(gazetteer.knownBrands.map((name) => fold(name).replace(/[^\p{L}\p{N}]+/gu, '')).filter((key) => key.length > 1)),
+    knownBrands: new Set(gazetteer.knownBrands.map(knownBrandKey).filter((key) => key.length > 1)),
     commonRank,
     lists,
     cues,
