@@ -8,20 +8,10 @@ import { MeasurementError, RequestValidationError, StoreUnavailableError, Tracki
 
 /** The `isError` result for a failure thrown by a tool handler. */
 export function toolErrorResult(error: unknown, logger: Logger): CallToolResult {
-  if (error instanceof RequestValidationError) {
-    return errorText(error.code, `${error.message} ${error.hint}`);
-  }
-  if (error instanceof VisibilityRunError) {
-    const wait = error.retryAfterSeconds === undefined ? '' : ` (retryAfterSeconds: ${error.retryAfterSeconds})`;
-    return errorText(error.code, `${error.message} ${error.hint}${wait}`);
-  }
-  if (error instanceof TrackingError) {
-    return errorText(error.code, `${error.message} ${error.hint}`);
-  }
   if (error instanceof StoreUnavailableError) {
     return errorText(error.code, `${error.message} Try again in ${error.retryAfterSeconds} seconds.`);
   }
-  if (error instanceof MeasurementError) {
+  if (error instanceof RequestValidationError || error instanceof TrackingError || error instanceof MeasurementError || error instanceof VisibilityRunError) {
     const wait = error.retryAfterSeconds === undefined ? '' : ` (retryAfterSeconds: ${error.retryAfterSeconds})`;
     return errorText(error.code, `${error.message} ${error.hint}${wait}`);
   }
