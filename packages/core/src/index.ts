@@ -163,7 +163,8 @@ export type {
   StartBuyerQuestionMapOptions,
   StartBuyerQuestionMapRequest,
 } from './map/index.js';
-export { McpRunRepository, UNFINISHED_MCP_RUN_STATUSES } from './store/index.js';
+export { McpRunRepository, McpSessionRepository, UNFINISHED_MCP_RUN_STATUSES } from './store/index.js';
+export type { McpSessionRecord, NewMcpSession } from './store/index.js';
 export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './store/index.js';
 export {
   buildVisibilityRunResult,
@@ -273,7 +274,7 @@ export {
   processOwner,
 } from './jobs/index.js';
 export type { JobContext, JobKindHandler, JobLease, JobOutcome, JobOwner, JobRecord, JobRunnerOptions, JobStatus, JobStore, JobWork } from './jobs/index.js';
-export { applyPgMigrations, createPgPool, isStoreUnreachable, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgRateLimitStore, PgRunStore, PgSignInStore, PgTokenStore, PgWatchStore, readPgMigrations } from './store/postgres/index.js';
+export { applyPgMigrations, createPgPool, isStoreUnreachable, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgMcpSessionStore, PgRateLimitStore, PgRunStore, PgSignInStore, PgTokenStore, PgWatchStore, readPgMigrations } from './store/postgres/index.js';
 export type { AccountStore, AuditStore, BudgetSettlement, BudgetStore, CompletedMapGeneration, MapReadState, MapStore, RateLimitStore, RunStore } from './store/ports.js';
-export type { SignInStore, TokenStore, WatchStore } from './store/ports.js';
+export type { McpSessionStore, SignInStore, TokenStore, WatchStore } from './store/ports.js';
 export type { PgMigration, PgPool } from './store/postgres/index.js';

@@ -20,6 +20,8 @@ export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './tok
 export { JobRepository } from './job-repository.js';
 export { McpRunRepository, UNFINISHED_MCP_RUN_STATUSES } from './mcp-run-repository.js';
 export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
+export { McpSessionRepository } from './mcp-session-repository.js';
+export type { McpSessionRecord, NewMcpSession } from './mcp-session-repository.js';
 export { openStore } from './store.js';
 export type { OpenStoreOptions, Store } from './store.js';
 export { WatchRepository } from './watch-repository.js';

@@ -197,6 +197,27 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   MIGRATION_011_WATCHES,
+  {
+    version: 12,
+    name: 'mcp_sessions',
+    // MCP sessions, so any process can rebuild one it does not hold (docs/mcp.md). Times are ISO text;
+    // a session is open while ended_at is NULL and last_seen_at is within the idle time.
+    sql: `
+      CREATE TABLE mcp_sessions (
+        id TEXT PRIMARY KEY,
+        caller_key TEXT NOT NULL,
+        owner_email TEXT,
+        protocol_version TEXT NOT NULL,
+        client_info TEXT NOT NULL,
+        client_capabilities TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_seen_at TEXT NOT NULL,
+        ended_at TEXT
+      ) STRICT;
+      CREATE INDEX mcp_sessions_last_seen ON mcp_sessions (last_seen_at);
+      CREATE INDEX mcp_sessions_ended ON mcp_sessions (ended_at) WHERE ended_at IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version newer code must not be started against, with a clear message. */

@@ -5,7 +5,7 @@
 // call log (BudgetStore), the rate-limit counters (RateLimitStore), accounts with their credits
 // (AccountStore), stored audits (AuditStore), buyer-question maps (MapStore), watches with their runs,
 // answers and alerts (WatchStore), sign-in links (SignInStore) and badge tokens and share links
-// (TokenStore). The fast paths before Express still read SQLite synchronously beside the ports: the map
+// (TokenStore), and MCP sessions (McpSessionStore). The fast paths before Express still read SQLite synchronously beside the ports: the map
 // read, and the badge image (TokenRepository.findBadgeSubject); see docs/architecture.md.
 
 import type { AccountRecord } from './account-repository.js';
@@ -13,6 +13,7 @@ import type { AuditRecord } from './audit-repository.js';
 import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.js';
 import type { MapCellRecord, MapJobRecord, NewMapJob, RerunStart } from './map-repository.js';
 import type { CounterWindow } from './rate-limit-repository.js';
+import type { McpSessionRecord, NewMcpSession } from './mcp-session-repository.js';
 import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
 import type { SignInLinkRecord } from './sign-in-repository.js';
@@ -271,4 +272,29 @@ export interface TokenStore {
    * when such a token exists, revoked now or before.
    */
   revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean>;
+}
+
+// --- MCP sessions: McpSessionStore. SQLite: McpSessionRepository; PostgreSQL: postgres/pg-mcp-session-store.ts. ---
+
+/**
+ * The MCP sessions of every instance (docs/mcp.md): an instance that gets a request for a session it
+ * does not hold rebuilds it from here, and a session ended on one instance answers 404 on all. A session
+ * is open while it is not ended and was seen at or after the idle cutoff (`seenSince`).
+ */
+export interface McpSessionStore {
+  /** Records a session its initialize just opened (last seen = created); an id is stored once. */
+  insertSession(session: NewMcpSession): Promise<void>;
+  /** The session when it is open: not ended, last seen at or after `seenSince`. */
+  findOpenSession(id: string, seenSince: Date): Promise<McpSessionRecord | undefined>;
+  /** The session whatever its state (tests and diagnostics). */
+  getSession(id: string): Promise<McpSessionRecord | undefined>;
+  /**
+   * Marks an open session seen at `at` (never moving it back); false, changing nothing, when it ended,
+   * went idle (last seen before `seenSince`) or never existed. One UPDATE.
+   */
+  touchSession(id: string, at: Date, seenSince: Date): Promise<boolean>;
+  /** Ends an open session (DELETE, eviction); true when this call ended it, false when it had ended or is unknown. */
+  endSession(id: string, at: Date): Promise<boolean>;
+  /** Deletes the sessions ended or last seen before `before` (both answer 404 like an unknown id); returns how many. */
+  deleteSessionsBefore(before: Date): Promise<number>;
 }

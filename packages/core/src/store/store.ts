@@ -10,6 +10,7 @@ import { BudgetRepository } from './budget-repository.js';
 import { MapRepository } from './map-repository.js';
 import { JobRepository } from './job-repository.js';
 import { McpRunRepository } from './mcp-run-repository.js';
+import { McpSessionRepository } from './mcp-session-repository.js';
 import { RateLimitRepository } from './rate-limit-repository.js';
 import { SignInRepository } from './sign-in-repository.js';
 import { SqliteMapStore } from './sqlite-map-store.js';
@@ -62,6 +63,8 @@ export interface Store {
   readonly tokenRepository: TokenRepository;
   /** Measurements started through the MCP tools. */
   readonly mcpRunRepository: McpRunRepository;
+  /** MCP sessions, so another process can rebuild one it does not hold. */
+  readonly mcpSessionRepository: McpSessionRepository;
   /** Watches (tracking over time), their runs, answers and alerts. */
   readonly watchRepository: WatchRepository;
   /** Job leases (the jobs port): who works on which background job, until when. */
@@ -107,6 +110,7 @@ export function openStore(options: OpenStoreOptions): Store {
       signInRepository: new SignInRepository(database),
       tokenRepository: new TokenRepository(database),
       mcpRunRepository: new McpRunRepository(database),
+      mcpSessionRepository: new McpSessionRepository(database),
       watchRepository: new WatchRepository(database),
       jobRepository: new JobRepository(database),
       appliedMigrations,

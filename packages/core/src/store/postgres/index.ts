@@ -8,6 +8,7 @@ export { PgAuditStore } from './pg-audit-store.js';
 export { PgMapStore } from './pg-map-store.js';
 export { PgBudgetStore } from './pg-budget-store.js';
 export { PgRateLimitStore } from './pg-rate-limit-store.js';
+export { PgMcpSessionStore } from './pg-mcp-session-store.js';
 export { PgRunStore } from './pg-run-store.js';
 export { PgSignInStore } from './pg-sign-in-store.js';
 export { PgTokenStore } from './pg-token-store.js';
