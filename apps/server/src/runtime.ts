@@ -34,6 +34,7 @@ import {
   PgBudgetStore,
   PgJobStore,
   PgMapStore,
+  PgMcpSessionStore,
   PgRateLimitStore,
   PgRunStore,
   PgSignInStore,
@@ -47,6 +48,7 @@ import {
   type MapAudits,
   type MapRepository,
   type MapStore,
+  type McpSessionStore,
   type PgPool,
   type ProviderCallRecord,
   type RateLimitStore,
@@ -75,6 +77,8 @@ export interface RuntimeStore {
   readonly rateLimitRepository: RateLimitStore;
   readonly budgetRepository: BudgetStore;
   readonly mcpRunRepository: RunStore;
+  /** MCP sessions, so any instance serves a session another opened. */
+  readonly mcpSessionRepository: McpSessionStore;
   readonly watchRepository: WatchStore;
   readonly jobRepository: JobStore;
   /** Where provider calls are logged (in the same transaction as their spend). */
@@ -235,6 +239,7 @@ function openSqliteStore(config: Config, logger: Logger): RuntimeStore {
     rateLimitRepository: store.rateLimitRepository,
     budgetRepository: store.budgetRepository,
     mcpRunRepository: store.mcpRunRepository,
+    mcpSessionRepository: store.mcpSessionRepository,
     watchRepository: store.watchRepository,
     jobRepository: store.jobRepository,
     callLog: store.repository,
@@ -274,6 +279,7 @@ async function openPostgresStore(url: string, logger: Logger): Promise<RuntimeSt
     rateLimitRepository: new PgRateLimitStore(pool),
     budgetRepository: budget,
     mcpRunRepository: new PgRunStore(pool),
+    mcpSessionRepository: new PgMcpSessionStore(pool),
     watchRepository: new PgWatchStore(pool),
     jobRepository: new PgJobStore(pool),
     callLog: budget,

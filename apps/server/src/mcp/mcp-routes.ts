@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Router, type ErrorRequestHandler, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import {
@@ -11,7 +11,7 @@ import {
   registerVisibilityRunJobs,
   type VisibilityRunDependencies,
 } from '@visibility/core';
-import { escapeHtml } from '@visibility/core';
+import { escapeHtml, isStoreUnreachable, type McpSessionStore } from '@visibility/core';
 import { createMcpServer } from '@visibility/mcp';
 import { ApiError, sendApiError } from '../http/api-error.js';
 import { declaresOversizeBody, jsonReader } from '../http/json-reader.js';
@@ -24,6 +24,7 @@ import { SERVICE_VERSION } from '../version.js';
 import { answerInvalidParams } from './invalid-params.js';
 import { JSON_RPC_ERRORS, sendJsonRpcError } from './json-rpc-errors.js';
 import { SessionEventStore } from './session-event-store.js';
+import { handleNodeRequest, replayInitialize } from './session-transport.js';
 import { McpSessions, type McpSession } from './sessions.js';
 
 /** Where the MCP server answers ({mcp_url} = {base_url}/mcp). */
@@ -57,7 +58,10 @@ export interface McpRoutesOptions {
 
 /**
  * Streamable HTTP at /mcp (POST, GET for the server's SSE stream, DELETE to end a session), one
- * McpServer per session, created on initialize only. Protocol refusals are JSON-RPC error bodies:
+ * McpServer per session, created on initialize only. Every session is recorded in the store
+ * (McpSessionStore), so any instance serves it: one that gets a request for a session it does not hold
+ * rebuilds it from the store, and a session ended anywhere answers 404 everywhere (docs/mcp.md).
+ * Protocol refusals are JSON-RPC error bodies:
  * unknown session 404 (-32001), missing session 400, unreadable JSON 400 (-32700), a body that is no
  * JSON-RPC message 400 (-32600), a Host other than BASE_URL's or localhost's 403. The one capacity
  * refusal, an initialize when no session can be freed, is an ApiError (429/503 with Retry-After).
@@ -89,13 +93,62 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
   // Runs other processes left (a dead owner, a lease given back) are taken over by the job runner with these.
   registerVisibilityRunJobs(runs);
   const idleMs = options.idleMs ?? config.mcpSessionIdleMs;
+  const sessionStore: McpSessionStore = runtime.store.mcpSessionRepository;
   const sessions = new McpSessions({
     maxSessions: options.maxSessions ?? config.mcpMaxSessions,
     maxSessionsPerCaller: options.maxSessionsPerCaller ?? config.mcpMaxSessionsPerCaller,
     idleMs,
   });
-  const sweeper = setInterval(() => sessions.closeIdle(), Math.min(SWEEP_INTERVAL_MS, Math.max(1_000, Math.floor(idleMs / 4))));
+  const sweepLogger = logger.child({ component: 'mcp' });
+  const sweeper = setInterval(
+    () => {
+      // This instance's copies of idle sessions go (the store still has them: the session may be in use
+      // elsewhere); sessions idle on every instance, or ended, leave the store.
+      sessions.closeIdle();
+      sessionStore.deleteSessionsBefore(new Date(Date.now() - idleMs)).catch((error: unknown) => sweepLogger.warn('MCP session sweep failed', { error }));
+    },
+    Math.min(SWEEP_INTERVAL_MS, Math.max(1_000, Math.floor(idleMs / 4))),
+  );
   sweeper.unref();
+  /** Sessions being rebuilt from the store, so two requests arriving together rebuild one. */
+  const rebuilding = new Map<string, Promise<McpSession | undefined>>();
+
+  /**
+   * The session with this id, if it is open: this instance's copy once the store confirms it is still
+   * open (and marks it used), or one rebuilt from the store when this instance does not hold it.
+   * Undefined when it ended (on any instance), went idle or never existed: the caller answers 404.
+   */
+  async function sessionFor(sessionId: string, request: Request): Promise<McpSession | undefined> {
+    const now = new Date();
+    const seenSince = new Date(now.getTime() - idleMs);
+    const held = sessions.get(sessionId);
+    if (held !== undefined) {
+      if (await sessionStore.touchSession(sessionId, now, seenSince)) return held;
+      // Ended on another instance (DELETE, eviction), or idle past the idle time: this copy goes too.
+      sessions.close(sessionId);
+      return undefined;
+    }
+    let rebuilt = rebuilding.get(sessionId);
+    if (rebuilt === undefined) {
+      rebuilt = rebuild(sessionId, now, seenSince, request).finally(() => rebuilding.delete(sessionId));
+      rebuilding.set(sessionId, rebuilt);
+    }
+    return rebuilt;
+  }
+
+  /** Rebuilds a session another instance (or this one before a restart) opened, when the store says it is open. */
+  async function rebuild(sessionId: string, now: Date, seenSince: Date, request: Request): Promise<McpSession | undefined> {
+    if (!(await sessionStore.touchSession(sessionId, now, seenSince))) return undefined;
+    const record = await sessionStore.getSession(sessionId);
+    if (record === undefined) return undefined;
+    const session = openSession(record.callerKey, record.ownerEmail, sessionId);
+    await session.server.connect(session.transport);
+    answerInvalidParams(session.transport);
+    // Its onsessioninitialized adds it to this instance's sessions.
+    await replayInitialize(session.transport, record);
+    request.log.info('MCP session rebuilt from the store', { caller: record.callerKey });
+    return session;
+  }
 
   const router = Router();
   // DNS-rebinding protection (the SDK's own middleware): BASE_URL's host, plus the loopback names a local client uses.
@@ -109,13 +162,13 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     }
     const sessionId = request.get('mcp-session-id');
     if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
+      const session = await sessionFor(sessionId, request);
       if (session === undefined) {
         sendSessionNotFound(response);
         return;
       }
       sessions.track(session, response);
-      await session.transport.handleRequest(request, response, body);
+      await handleNodeRequest(session.transport, request, response, body);
       return;
     }
     if (!isInitializeRequest(body)) {
@@ -132,13 +185,30 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
       sendApiError(response, new ApiError(status, code, message, hint, { 'Retry-After': String(retryAfterSeconds) }), docsUrl);
       return;
     }
+    const evictedId = admission.evicted?.transport.sessionId;
     if (admission.evicted !== undefined) request.log.info('MCP session evicted to make room', { caller, evictedCaller: admission.evicted.callerKey });
-    const session = openSession(caller, readSession(request, runtime.sessionSecret)?.email);
+    // An evicted session is ended for every instance, as a DELETE would end it.
+    if (evictedId !== undefined) await sessionStore.endSession(evictedId, new Date());
+    const ownerEmail = readSession(request, runtime.sessionSecret)?.email;
+    // Recorded before the client learns the id, so its next request may land on any instance. An
+    // initialize the transport then refuses leaves a row nobody knows the id of, ended below.
+    const newSessionId = randomUUID();
+    await sessionStore.insertSession({
+      id: newSessionId,
+      callerKey: caller,
+      ownerEmail,
+      protocolVersion: body.params.protocolVersion,
+      clientInfo: body.params.clientInfo,
+      clientCapabilities: body.params.capabilities,
+      createdAt: new Date().toISOString(),
+    });
+    const session = openSession(caller, ownerEmail, newSessionId);
     sessions.track(session, response);
     await session.server.connect(session.transport);
     // Params that do not fit their method answer -32602, not the SDK's -32603 Internal error.
     answerInvalidParams(session.transport);
-    await session.transport.handleRequest(request, response, body);
+    await handleNodeRequest(session.transport, request, response, body);
+    if (session.transport.sessionId === undefined) await sessionStore.endSession(newSessionId, new Date());
   });
 
   const existingSession: RequestHandler = async (request, response) => {
@@ -147,7 +217,7 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
       sendJsonRpcError(response, 400, JSON_RPC_ERRORS.transport, 'Bad Request: Mcp-Session-Id header is required.');
       return;
     }
-    const session = sessions.get(sessionId);
+    const session = await sessionFor(sessionId, request);
     if (session === undefined) {
       sendSessionNotFound(response);
       return;
@@ -156,7 +226,7 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     // delivers a request's answer, a DELETE is brief.
     if (request.method === 'GET' && request.get('last-event-id') === undefined) sessions.touch(session);
     else sessions.track(session, response);
-    await session.transport.handleRequest(request, response);
+    await handleNodeRequest(session.transport, request, response);
   };
   // A person who opens the MCP address in a browser gets a page saying what it is, not a JSON-RPC error.
   // MCP clients send Accept: text/event-stream (and a session id); only a plain page request lands here.
@@ -186,21 +256,32 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
 
   // Errors of this router stay JSON-RPC: the app's handler would turn them into ApiErrors.
   const handleError: ErrorRequestHandler = (error: unknown, request, response, _next) => {
+    if (isStoreUnreachable(error)) {
+      // Sessions are in the store: without it no session can be opened, found or ended.
+      request.log.warn('MCP request refused: the store is unreachable', { error });
+      if (!response.headersSent) sendJsonRpcError(response, 503, JSON_RPC_ERRORS.internalError, 'The database is unreachable right now; retry in a minute.', { 'Retry-After': '60' });
+      return;
+    }
     request.log.error('MCP request failed', { error });
-    sendJsonRpcError(response, 500, JSON_RPC_ERRORS.internalError, 'Internal error.');
+    if (!response.headersSent) sendJsonRpcError(response, 500, JSON_RPC_ERRORS.internalError, 'Internal error.');
   };
   router.use(MCP_PATH, handleError);
 
-  function openSession(caller: string, ownerEmail: string | undefined): McpSession {
+  /** A session's server and transport, bound to its id; added to this instance's sessions once (re)initialised. */
+  function openSession(caller: string, ownerEmail: string | undefined, sessionId: string): McpSession {
     // The signed-in owner of the request that opened the session, for get_visibility_history (watches are private).
     const server = createMcpServer({ runs, callerKey: caller, serverVersion: SERVICE_VERSION, reportUrl, watches: { tracker: runtime.watchTracker, ownerEmail } });
     // The session exists only once its initialize succeeded; a refused initialize leaves nothing behind.
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => sessionId,
       eventStore: new SessionEventStore(),
       // Sent with each stream's priming event: how long a client waits before resuming a broken stream.
       retryInterval: RESUME_RETRY_MS,
-      onsessioninitialized: (sessionId) => sessions.add(sessionId, session),
+      onsessioninitialized: (initialisedId) => sessions.add(initialisedId, session),
+      // DELETE: ended in the store before the client hears 200, so every instance answers 404 from then on.
+      onsessionclosed: async (closedId) => {
+        await sessionStore.endSession(closedId, new Date());
+      },
     });
     const session: McpSession = { transport, server, callerKey: caller, lastActiveAt: Date.now(), openRequestStarts: [] };
     transport.onclose = () => {

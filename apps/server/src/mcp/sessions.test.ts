@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { McpSessions, type McpSession } from './sessions.js';
 
@@ -8,7 +8,7 @@ const T0 = 1_700_000_000_000;
 
 /** A real transport and server, registered the way mcp-routes.ts does: removed from the map when closed. */
 function openSession(sessions: McpSessions, sessionId: string, callerKey: string, lastActiveAt: number): McpSession {
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => sessionId });
   const session: McpSession = { transport, server: new McpServer({ name: 'test', version: '1' }), callerKey, lastActiveAt, openRequestStarts: [] };
   transport.onclose = () => {
     if (sessions.get(sessionId) === session) sessions.remove(sessionId);

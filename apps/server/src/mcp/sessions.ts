@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 
 /** One MCP session: its transport, its own server (tools bound to its caller) and when it was last used. */
 export interface McpSession {
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   readonly server: McpServer;
   /** The caller that opened it (the client address, TRUST_PROXY honoured): whose per-caller cap it counts against. */
   readonly callerKey: string;
@@ -87,6 +87,12 @@ export class McpSessions {
 
   remove(sessionId: string): void {
     this.sessions.delete(sessionId);
+  }
+
+  /** Removes the session and closes its transport (this instance's copy of a session ended or gone idle elsewhere). */
+  close(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (session !== undefined) this.evict([sessionId, session]);
   }
 
   /**
