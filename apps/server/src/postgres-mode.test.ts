@@ -55,7 +55,7 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
 
   it('migrates the database on start and keeps no SQLite file in DATA_DIR', async () => {
     const { rows } = await database.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     for (const running of [first, second]) {
       expect(running.service.ports.kind).toBe('postgres');
       expect(existsSync(join(running.dataDir, 'visibility.sqlite'))).toBe(false);

@@ -1,0 +1,181 @@
+// MCP across instances: two services on one store (PostgreSQL with DATABASE_URL on the test run's
+// throwaway cluster; SQLite with two services on one DATA_DIR), a client whose requests land on either.
+// The session opened on one is served by the other (rebuilt from the store), and ended on one it is
+// ended on both. The PostgreSQL half is skipped, saying so in its title, when the binaries are missing.
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPgPool, type PgPool } from '@visibility/core';
+import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
+import { startTestService, type TestService } from '../test-support/service.js';
+import { POST_HEADERS, rawRequest } from './test-support/raw-http.js';
+
+const PG_TEST_URL = process.env['VISIBILITY_TEST_DATABASE_URL'];
+const SKIP_REASON = 'MCP on two PostgreSQL instances skipped: no VISIBILITY_TEST_DATABASE_URL (install postgresql: apt-get install -y postgresql)';
+const SESSION_SECRET = 'm'.repeat(40);
+
+interface Deployment {
+  first: TestService;
+  second: TestService;
+  /** The stored row of a session: whether it ended, and what its initialize said. */
+  storedSession(sessionId: string): Promise<{ endedAt: string | null; callerKey: string; clientInfo: string } | undefined>;
+  close(): Promise<void>;
+}
+
+const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+const rebuiltLines = (running: TestService): string[] => running.logLines.filter((line) => line.includes('MCP session rebuilt from the store'));
+
+function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deployment>): void {
+  describe(name, () => {
+    let site: FixtureSite;
+    let deployment: Deployment;
+    beforeAll(async () => {
+      site = await startFixtureSite(SAAS_SITE);
+      deployment = await deploy(site);
+    });
+    afterAll(async () => {
+      await deployment?.close();
+      await site?.close();
+    });
+
+    it('serves a session initialised on one instance from the other: tools/list, start and get; DELETE on one ends it on both', async () => {
+      const { first, second } = deployment;
+      // The load balancer: every request of the client goes where `target` points when it is sent.
+      let target = first;
+      const balanced = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+        const url = new URL(input instanceof Request ? input.url : input);
+        const origin = new URL(target.url);
+        url.host = origin.host;
+        return fetch(url, init);
+      };
+      const client = new Client({ name: 'two-instances-test', version: '3.1.4' });
+      const transport = new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`), { fetch: balanced });
+      try {
+        await client.connect(transport);
+        const sessionId = transport.sessionId as string;
+        expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+        // Recorded in the store before the client got its id, with what its initialize said.
+        const stored = await deployment.storedSession(sessionId);
+        expect(stored).toMatchObject({ endedAt: null, callerKey: expect.any(String) });
+        expect(JSON.parse(stored?.clientInfo ?? '{}')).toEqual({ name: 'two-instances-test', version: '3.1.4' });
+        expect(rebuiltLines(second)).toHaveLength(0);
+
+        // The other instance never saw this session: two requests arriving together rebuild it once.
+        target = second;
+        const [listed, listedAgain] = await Promise.all([client.listTools(), client.listTools()]);
+        expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['get_visibility_check', 'get_visibility_history', 'start_visibility_check']);
+        expect(listedAgain.tools).toEqual(listed.tools);
+        expect(rebuiltLines(second)).toHaveLength(1);
+        expect(rebuiltLines(second)[0]).toContain(stored?.callerKey);
+
+        // A run started through the second instance is read, finished, through the first.
+        const started = (await client.callTool({
+          name: 'start_visibility_check',
+          arguments: { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software', competitors: 'HubSpot' },
+        })) as CallToolResult;
+        expect(started.isError, textOf(started)).not.toBe(true);
+        // On PostgreSQL the run's job may not have marked it auditing yet when start reads it back: queued then.
+        expect(started.structuredContent).toMatchObject({ reused: false, status: expect.stringMatching(/^(queued|auditing)$/u), mode: 'demo' });
+        const runId = (started.structuredContent as { runId: string }).runId;
+        target = first;
+        const finished = (await client.callTool({ name: 'get_visibility_check', arguments: { runId, waitSeconds: 50 } }, undefined, { timeout: 70_000 })) as CallToolResult;
+        expect(finished.isError, textOf(finished)).not.toBe(true);
+        expect(finished.structuredContent).toMatchObject({ runId, status: 'done', domain: 'pipedrive.test' });
+        // And the same run, as stored, through the second.
+        target = second;
+        const again = (await client.callTool({ name: 'get_visibility_check', arguments: { runId, waitSeconds: 0 } })) as CallToolResult;
+        expect(again.structuredContent).toEqual(finished.structuredContent);
+        // The first instance still held its own copy: it was never rebuilt there.
+        expect(rebuiltLines(first)).toHaveLength(0);
+
+        // DELETE lands on the second instance; the first, which opened the session and still holds it, answers 404.
+        await transport.terminateSession();
+        expect(transport.sessionId).toBeUndefined();
+        expect((await deployment.storedSession(sessionId))?.endedAt).toEqual(expect.any(String));
+        for (const running of [first, second]) {
+          const reply = await rawRequest(`${running.url}/mcp`, {
+            headers: { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+          });
+          expect(reply.status).toBe(404);
+          expect(reply.json).toMatchObject({ error: { code: -32001 } });
+        }
+        // DELETE again, on the instance that opened it: ended is ended.
+        const deleted = await rawRequest(`${first.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+        expect(deleted.status).toBe(404);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('answers 404 on both instances for a session id the store never had', async () => {
+      for (const running of [deployment.first, deployment.second]) {
+        const reply = await rawRequest(`${running.url}/mcp`, {
+          headers: { ...POST_HEADERS, 'mcp-session-id': '00000000-0000-4000-8000-000000000000', 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+        expect(reply.status).toBe(404);
+      }
+    });
+  });
+}
+
+twoInstances('MCP on two processes sharing one SQLite DATA_DIR', async (site) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'visibility-mcp-two-'));
+  const environment = { CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` };
+  const first = await startTestService(environment, dataDir, { watchScheduler: false });
+  const second = await startTestService(environment, dataDir, { watchScheduler: false });
+  return {
+    first,
+    second,
+    async storedSession(sessionId) {
+      const store = first.service.store;
+      return store.database.prepare('SELECT ended_at AS endedAt, caller_key AS callerKey, client_info AS clientInfo FROM mcp_sessions WHERE id = ?').get(sessionId) as
+        | { endedAt: string | null; callerKey: string; clientInfo: string }
+        | undefined;
+    },
+    async close() {
+      await Promise.all([first.stop(), second.stop()]);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REASON : 'PostgreSQL (DATABASE_URL)', () => {
+  twoInstances('MCP on two instances on one PostgreSQL', async (site) => {
+    const admin: PgPool = createPgPool(PG_TEST_URL as string, { max: 1 });
+    const databaseName = `vis_mcp_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    const url = new URL(PG_TEST_URL as string);
+    url.pathname = `/${databaseName}`;
+    const environment = { DATABASE_URL: url.toString(), SESSION_SECRET, CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` };
+    const [first, second] = await Promise.all([
+      startTestService(environment, undefined, { watchScheduler: false }),
+      startTestService(environment, undefined, { watchScheduler: false }),
+    ]);
+    const database = createPgPool(url.toString(), { max: 1 });
+    return {
+      first,
+      second,
+      async storedSession(sessionId) {
+        const { rows } = await database.query<{ endedAt: string | null; callerKey: string; clientInfo: string }>(
+          'SELECT ended_at AS "endedAt", caller_key AS "callerKey", client_info AS "clientInfo" FROM mcp_sessions WHERE id = $1',
+          [sessionId],
+        );
+        return rows[0];
+      },
+      async close() {
+        await Promise.all([first.stop(), second.stop()]);
+        await database.end();
+        await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+        await admin.end();
+      },
+    };
+  });
+});
