@@ -8,6 +8,7 @@ import {
   MeasurementError,
   RequestValidationError,
   StoreUnavailableError,
+  VisibilityRunError,
 } from '@visibility/core';
 import { ApiError } from '../http/api-error.js';
 import { statusOf, toApiError } from './core-errors.js';
@@ -27,6 +28,10 @@ describe('core errors to ApiErrors', () => {
     [new MeasurementError({ code: 'provider_overloaded', message: 'm', hint: 'h' }), 503],
     [budgetError(new Date('2026-12-01T00:00:00Z'), new Date('2026-11-30T23:00:00Z')), 503],
     [new StoreUnavailableError('The audit ran but could not be saved.'), 503],
+    [new VisibilityRunError('run_not_found', 'm', 'h'), 404],
+    [new VisibilityRunError('rate_limited', 'm', 'h', 120), 429],
+    [new VisibilityRunError('service_stopping', 'm', 'h', 30), 503],
+    [new VisibilityRunError('domain_quota_used', 'm', 'h'), 409],
   ] as const)('%s answers %i', (error, status) => {
     expect(statusOf(error)).toBe(status);
   });
@@ -45,6 +50,11 @@ describe('core errors to ApiErrors', () => {
     expect(notFound).toMatchObject({ status: 404, code: 'audit_not_found', headers: {} });
     const budget = toApiError(budgetError(new Date('2026-12-01T00:00:00Z'), new Date('2026-11-30T23:00:00Z')));
     expect(budget).toMatchObject({ status: 503, code: 'budget', headers: { 'Retry-After': '3600' } });
+    // A run's refusal is a core error like the others: its wait becomes Retry-After.
+    const limited = toApiError(new VisibilityRunError('rate_limited', 'Too many checks.', 'Wait.', 120));
+    expect(limited).toMatchObject({ status: 429, code: 'rate_limited', message: 'Too many checks.', hint: 'Wait.', headers: { 'Retry-After': '120' } });
+    expect(new VisibilityRunError('rate_limited', 'm', 'h', 120).isRetryable).toBe(true);
+    expect(new VisibilityRunError('domain_quota_used', 'm', 'h').isRetryable).toBe(false);
   });
 
   it('passes anything that is not a core error through unchanged', () => {

@@ -23,6 +23,11 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   watch_not_found: 404,
   run_not_found: 404,
   too_many_watches: 409,
+  // MCP runs (VisibilityRunError; run_not_found is 404 above). The domain's free check went to another
+  // brand or category: a conflict with what is stored, not a rate (no Retry-After; the hint says when it renews).
+  rate_limited: 429,
+  service_stopping: 503,
+  domain_quota_used: 409,
 };
 
 /** A TrackingError whose code the table does not list is a field error. */

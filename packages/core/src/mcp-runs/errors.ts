@@ -1,27 +1,21 @@
-// Why a run operation refused. The MCP layer turns a VisibilityRunError into an `isError` tool result
-// whose text carries the code, the message and the hint, so a model can act on it (wait, fix, poll).
+// Why a run operation refused. A CoreError like every error core throws for a caller to act on: the MCP
+// layer turns it into an `isError` tool result whose text carries the code, the message and the hint, so
+// a model can act on it (wait, fix, poll); the server's one table (rest/core-errors.ts) gives each code
+// its HTTP status should a REST route ever call a run operation.
+
+import { CoreError } from '../errors.js';
 
 /** The codes a run operation can refuse with. */
 export const VISIBILITY_RUN_ERROR_CODES = ['run_not_found', 'rate_limited', 'service_stopping', 'domain_quota_used'] as const;
 export type VisibilityRunErrorCode = (typeof VISIBILITY_RUN_ERROR_CODES)[number];
 
 /** A run operation refused, with a stable code, what to do next and, when waiting helps, how long. */
-export class VisibilityRunError extends Error {
+export class VisibilityRunError extends CoreError {
   override readonly name = 'VisibilityRunError';
+  declare readonly code: VisibilityRunErrorCode;
 
-  constructor(
-    readonly code: VisibilityRunErrorCode,
-    message: string,
-    readonly hint: string,
-    /** Whole seconds to wait before trying again; absent when waiting cannot help. */
-    readonly retryAfterSeconds?: number,
-  ) {
-    super(message);
-  }
-
-  /** Whether the same call can succeed later without any change. */
-  get isRetryable(): boolean {
-    return this.retryAfterSeconds !== undefined;
+  constructor(code: VisibilityRunErrorCode, message: string, hint: string, retryAfterSeconds?: number) {
+    super(code, message, hint, { retryAfterSeconds });
   }
 }
 
