@@ -13,12 +13,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgPool, type PgPool } from '@visibility/core';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
+import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startTestService, type TestService } from '../test-support/service.js';
 import { POST_HEADERS, rawRequest } from './test-support/raw-http.js';
 
 const PG_TEST_URL = process.env['VISIBILITY_TEST_DATABASE_URL'];
 const SKIP_REASON = 'MCP on two PostgreSQL instances skipped: no VISIBILITY_TEST_DATABASE_URL (install postgresql: apt-get install -y postgresql)';
 const SESSION_SECRET = 'm'.repeat(40);
+const OWNER = 'owner@pipedrive.test';
 
 interface Deployment {
   first: TestService;
@@ -46,16 +48,21 @@ function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deplo
 
     it('serves a session initialised on one instance from the other: tools/list, start and get; DELETE on one ends it on both', async () => {
       const { first, second } = deployment;
-      // The load balancer: every request of the client goes where `target` points when it is sent.
+      // The load balancer: every request of the client goes where `target` points when it is sent. The
+      // owner's sign-in cookie reaches the first instance only: the second must know the owner from the store.
       let target = first;
       const balanced = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
         const url = new URL(input instanceof Request ? input.url : input);
-        const origin = new URL(target.url);
-        url.host = origin.host;
-        return fetch(url, init);
+        url.host = new URL(target.url).host;
+        const headers = new Headers(init?.headers);
+        if (target === second) headers.delete('cookie');
+        return fetch(url, { ...init, headers });
       };
       const client = new Client({ name: 'two-instances-test', version: '3.1.4' });
-      const transport = new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`), { fetch: balanced });
+      const transport = new StreamableHTTPClientTransport(new URL(`${first.url}/mcp`), {
+        fetch: balanced,
+        requestInit: { headers: { cookie: `${SESSION_COOKIE}=${createSessionToken(OWNER, SESSION_SECRET)}` } },
+      });
       try {
         await client.connect(transport);
         const sessionId = transport.sessionId as string;
@@ -73,6 +80,10 @@ function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deplo
         expect(listedAgain.tools).toEqual(listed.tools);
         expect(rebuiltLines(second)).toHaveLength(1);
         expect(rebuiltLines(second)[0]).toContain(stored?.callerKey);
+        // The rebuilt session's tools act for the owner who opened it (no cookie reached this instance):
+        // an unknown watch is "not found" for a signed-in owner, where a session without one is "unauthorized".
+        const history = (await client.callTool({ name: 'get_visibility_history', arguments: { brand: 'No Such Brand' } })) as CallToolResult;
+        expect(textOf(history)).toMatch(/^watch_not_found: /u);
 
         // A run started through the second instance is read, finished, through the first.
         const started = (await client.callTool({
@@ -128,7 +139,7 @@ function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deplo
 
 twoInstances('MCP on two processes sharing one SQLite DATA_DIR', async (site) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-mcp-two-'));
-  const environment = { CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` };
+  const environment = { SESSION_SECRET, CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` };
   const first = await startTestService(environment, dataDir, { watchScheduler: false });
   const second = await startTestService(environment, dataDir, { watchScheduler: false });
   return {

@@ -43,6 +43,26 @@ describe('McpSessions', () => {
     expect(sessions.size).toBe(0);
   });
 
+  it('closes one session by id at once, its transport too (a copy of a session ended on another instance)', async () => {
+    const sessions = new McpSessions({ maxSessions: 10, maxSessionsPerCaller: 10, idleMs: 600_000 });
+    const ended = openSession(sessions, 'ended', 'a', T0);
+    const kept = openSession(sessions, 'kept', 'a', T0);
+    let closed = false;
+    const onclose = ended.transport.onclose;
+    ended.transport.onclose = () => {
+      closed = true;
+      onclose?.();
+    };
+    sessions.close('ended');
+    sessions.close('never-held');
+    expect(sessions.get('ended')).toBeUndefined();
+    expect(sessions.get('kept')).toBe(kept);
+    expect(sessions.size).toBe(1);
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    await sessions.closeAll();
+  });
+
   it("makes room for a caller at its cap by closing that caller's oldest idle session, never another caller's", () => {
     const sessions = new McpSessions({ maxSessions: 100, maxSessionsPerCaller: 3, idleMs: 600_000 });
     const other = openSession(sessions, 'other', 'b', T0 - 1_000_000);
