@@ -4,12 +4,12 @@
 
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditResponseSchema, createPgPool, type PgPool } from '@visibility/core';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from './test-support/fixture-site.js';
 import { postJson, startTestService, type TestService } from './test-support/service.js';
+import { startRelay } from './test-support/tcp-relay.js';
 
 const PG_TEST_URL = process.env['VISIBILITY_TEST_DATABASE_URL'];
 const SKIP_REASON = 'PostgreSQL mode tests skipped: no VISIBILITY_TEST_DATABASE_URL (install postgresql: apt-get install -y postgresql)';
@@ -151,51 +151,3 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
     }
   });
 });
-
-interface Relay {
-  port: number;
-  /** Stops listening and cuts every open connection: PostgreSQL refuses, as when it is down. */
-  cut(): Promise<void>;
-  /** Listens again on the same port. */
-  restore(): Promise<void>;
-  close(): Promise<void>;
-}
-
-async function startRelay(host: string, port: number): Promise<Relay> {
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  const listen = (onPort: number) =>
-    new Promise<number>((resolve, reject) => {
-      const created = createServer((client) => {
-        const upstream = connect(port, host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => undefined);
-        }
-        client.pipe(upstream).pipe(client);
-        client.on('close', () => upstream.destroy());
-        upstream.on('close', () => client.destroy());
-      });
-      created.once('error', reject);
-      created.listen(onPort, '127.0.0.1', () => {
-        server = created;
-        resolve((created.address() as { port: number }).port);
-      });
-    });
-  const stop = async () => {
-    const closing = server;
-    server = undefined;
-    for (const socket of sockets) socket.destroy();
-    if (closing !== undefined) await new Promise<void>((resolve) => closing.close(() => resolve()));
-  };
-  const relayPort = await listen(0);
-  return {
-    port: relayPort,
-    cut: stop,
-    restore: async () => {
-      await listen(relayPort);
-    },
-    close: stop,
-  };
-}

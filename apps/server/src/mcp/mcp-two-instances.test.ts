@@ -15,7 +15,8 @@ import { createPgPool, type PgPool } from '@visibility/core';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
 import { startTestService, type TestService } from '../test-support/service.js';
-import { POST_HEADERS, rawRequest } from './test-support/raw-http.js';
+import { startRelay } from '../test-support/tcp-relay.js';
+import { initializeBody, initializeRaw, POST_HEADERS, rawRequest } from './test-support/raw-http.js';
 
 const PG_TEST_URL = process.env['VISIBILITY_TEST_DATABASE_URL'];
 const SKIP_REASON = 'MCP on two PostgreSQL instances skipped: no VISIBILITY_TEST_DATABASE_URL (install postgresql: apt-get install -y postgresql)';
@@ -188,5 +189,46 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
         await admin.end();
       },
     };
+  });
+
+  it('answers 503 with Retry-After while PostgreSQL is unreachable (no session can be found or opened), and serves the same session when it is back', async () => {
+    const admin: PgPool = createPgPool(PG_TEST_URL as string, { max: 1 });
+    const databaseName = `vis_mcp_outage_${randomBytes(4).toString('hex')}`;
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    const target = new URL(PG_TEST_URL as string);
+    const relay = await startRelay(target.hostname, Number(target.port));
+    const viaRelay = new URL(PG_TEST_URL as string);
+    viaRelay.pathname = `/${databaseName}`;
+    viaRelay.hostname = '127.0.0.1';
+    viaRelay.port = String(relay.port);
+    const running = await startTestService({ DATABASE_URL: viaRelay.toString(), SESSION_SECRET }, undefined, { watchScheduler: false });
+    try {
+      const mcpUrl = `${running.url}/mcp`;
+      const { sessionId } = await initializeRaw(mcpUrl);
+      const listTools = () =>
+        rawRequest(mcpUrl, {
+          headers: { ...POST_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        });
+      expect((await listTools()).status).toBe(200);
+
+      await relay.cut();
+      // Bounded by the pool's connect deadline (3 s), not timed: without the 503 this would hang or answer 500.
+      const refused = await listTools();
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('60');
+      expect(refused.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32603, message: expect.stringContaining('unreachable') } });
+      const initialize = await rawRequest(mcpUrl, { headers: { ...POST_HEADERS }, body: initializeBody('2025-06-18') });
+      expect(initialize.status).toBe(503);
+      expect(initialize.headers['mcp-session-id']).toBeUndefined();
+
+      await relay.restore();
+      expect((await listTools()).status).toBe(200);
+    } finally {
+      await running.stop();
+      await relay.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });
