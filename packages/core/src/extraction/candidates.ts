@@ -38,7 +38,7 @@ const LABEL_COLON = /^([^:]{1,40}):\s+(\S.*)$/u;
 const SEPARATOR = /\s+(?:—|–|--|-|\||·|→|->)\s+|\s*[—–]\s*(?=\p{Lu})/u;
 const PARENTHETICAL = /\s*[([][^)\]]*[)\]]?\s*$/u;
 const LIST_JOINERS = /\s*(?:,|;|\/|\s(?:and|or|vs\.?|versus|y|e|o|ou|et|und|oder|plus)\s)\s*/u;
-const PLAIN_HEAD_END = /\s+(?:—|–|--|-|→)\s+|:\s|\s\(|,\s|\.\s|\s+is\s|\s+es\s/u;
+const PLAIN_HEAD_END = /\s+(?:—|–|--|-|→)\s+|:\s|\s\(|,\s|\.\s|\s+is\s|\s+es\s|\s*\n/u;
 const MAX_NAME_WORDS = 8;
 
 /** Reads every candidate of the answer's blocks, in reading order. */

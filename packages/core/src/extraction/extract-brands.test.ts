@@ -85,6 +85,25 @@ describe('answer blocks', () => {
     expect(restored).toContain('\n\n### Verdict');
     expect(restoreLineBreaks('Short answer. 1. Not a list.')).toBe('Short answer. 1. Not a list.');
   });
+
+  it('puts lost breaks back before field labels and numbered items, and makes the names before repeated labels list items', () => {
+    const flat =
+      'Choosing a CRM depends on your budget and team size. Here are the top options: Acme CRM Best for: Startups and growing teams Price: Free plan; paid from $20/month ' +
+      'Cons: Gets expensive at scale Globex Best for: Sales-focused teams Price: From $14/user/month Initech Suite Best for: Budget-conscious businesses Price: $9/month\n';
+    const restored = restoreLineBreaks(flat);
+    expect(restored).toContain('top options:\n- **Acme CRM**\nBest for: Startups');
+    expect(restored).toContain('\nPrice: Free plan');
+    expect(restored).toContain('at scale\n- **Globex**\nBest for:');
+    expect(restored).toContain('\n- **Initech Suite**\nBest for:');
+    const heads = explainExtraction(flat).candidates.filter((candidate) => candidate.slot === 'list_head').map((candidate) => candidate.surface);
+    expect(heads).toEqual(['Acme CRM', 'Globex', 'Initech Suite']);
+    expect(explainExtraction(flat).candidates.some((candidate) => /\sBest$/u.test(candidate.surface))).toBe(false);
+    // numbers that count 1, 2, 3 open items even when the item before ends without a full stop
+    const numbered = `${'Some context about the picks that follows here. '.repeat(4)}1. Acme Cloud fast and cheap 2. Globex Drive more storage 3. Initech Box for teams`;
+    expect(restoreLineBreaks(numbered)).toContain('cheap\n2. Globex Drive more storage\n3. Initech Box');
+    // a lone number is not a list
+    expect(restoreLineBreaks(`${'Plenty of words in one long line of prose here. '.repeat(5)}It costs 2. Then more.`)).not.toContain('\n');
+  });
 });
 
 describe('candidates', () => {

@@ -264,6 +264,9 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (/^\s*(?:\[\d+\]|\d+\.)?\s*\S*https?:\/\//u.test(candidate.block.text) || /\[\d+\]/u.test(candidate.block.text.slice(candidate.to, candidate.to + 6))) {
     set('citation_nearby');
   }
+  // a citation: `Name — "Title" (domain.com)`
+  const rest = candidate.block.text.slice(candidate.to, candidate.to + 200);
+  if (/^\s*(?:[—–:,-]\s*)?["“«„]/u.test(rest) || /\((?:https?:\/\/)?(?:www\.)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?:\/[^)\s]*)?\)\s*$/u.test(rest)) set('cites_title');
   if (candidate.url !== undefined) {
     const host = hostOf(candidate.url);
     if (host !== '' && key.length >= 3 && host.replace(/[^a-z0-9]/gu, '').includes(key.slice(0, Math.min(key.length, 8)))) set('link:own_domain');
@@ -272,6 +275,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (candidate.block.list !== undefined) {
     if (candidate.block.list.depth > 0) set('list:nested');
     if (candidate.block.list.ordered) set('list:ordered');
+    if (candidate.block.list.hasSublist && candidate.block.list.firstParagraph) set('list:group_head');
   }
   if (candidate.slot === 'heading' && (candidate.block.depth ?? 3) <= 2) set('heading:top_level');
   const table = candidate.block.table;

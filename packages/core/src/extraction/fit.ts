@@ -233,12 +233,12 @@ export function evaluate(items: readonly DevItem[], model: ModelWeights): Counts
  * The answer as it reads when copied from a web page: markdown rendered away and line breaks lost.
  * Training also on these copies teaches the model what running text alone says.
  */
-export function flattenAnswer(answer: string): string {
+export function flattenAnswer(answer: string, options: { dropNumbers?: boolean } = {}): string {
   return answer
     .replace(/\*\*|__|`/gu, '')
     .replace(/^#{1,6}\s*/gmu, '')
     .replace(/\[([^\]]*)\]\([^)]*\)/gu, '$1')
-    .replace(/^\s*[-*+]\s+/gmu, '')
+    .replace(options.dropNumbers === true ? /^\s*(?:[-*+]|\d{1,2}[.)])\s+/gmu : /^\s*[-*+]\s+/gmu, '')
     .replace(/\|/gu, ' ')
     .replace(/^[\s:-]+$/gmu, '')
     .replace(/\s*\n+\s*/gu, ' ')
@@ -246,6 +246,18 @@ export function flattenAnswer(answer: string): string {
 }
 
 const flatCache = new WeakMap<DevItem, DevItem>();
+
+const bareCache = new WeakMap<DevItem, DevItem>();
+
+/** The item as a copy that also lost its list numbers (browsers do not copy an ordered list's markers). */
+export function bareItem(item: DevItem): DevItem {
+  let bare = bareCache.get(item);
+  if (bare === undefined) {
+    bare = { ...item, id: `${item.id}-bare`, answer: flattenAnswer(item.answer, { dropNumbers: true }) };
+    bareCache.set(item, bare);
+  }
+  return bare;
+}
 
 /** The item with its answer flattened (cached, so its candidates are scored once too). */
 export function flattenedItem(item: DevItem): DevItem {
@@ -281,10 +293,11 @@ export function folds<T>(items: readonly T[], k: number): T[][] {
 }
 
 /** k-fold cross-validation: each fold is scored by a model fitted on the other folds only. */
-export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT): Scores & { perFold: Scores[]; flattened: Scores } {
+export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
   const parts = folds(items, k);
   const total: Counts = { tp: 0, fp: 0, fn: 0 };
   const flatTotal: Counts = { tp: 0, fp: 0, fn: 0 };
+  const bareTotal: Counts = { tp: 0, fp: 0, fn: 0 };
   const perFold: Scores[] = [];
   parts.forEach((held, foldIndex) => {
     const training = parts.flatMap((part, index) => (index === foldIndex ? [] : part));
@@ -294,10 +307,14 @@ export function crossValidate(items: readonly DevItem[], k = 10, options: FitOpt
     flatTotal.tp += flat.tp;
     flatTotal.fp += flat.fp;
     flatTotal.fn += flat.fn;
+    const bare = evaluate(held.map(bareItem), model);
+    bareTotal.tp += bare.tp;
+    bareTotal.fp += bare.fp;
+    bareTotal.fn += bare.fn;
     perFold.push(toScores(counts));
     total.tp += counts.tp;
     total.fp += counts.fp;
     total.fn += counts.fn;
   });
-  return { ...toScores(total), perFold, flattened: toScores(flatTotal) };
+  return { ...toScores(total), perFold, flattened: toScores(flatTotal), bare: toScores(bareTotal) };
 }
