@@ -80,7 +80,8 @@ async function measureRun(dependencies: VisibilityRunDependencies, run: McpRunRe
     if (await runRepository.markFailed(run.id, code, message, now())) tracker.publish(run.id, stageProgress('failed', 1, 1, message));
   };
 
-  if (!(await runRepository.markAuditing(run.id, now()))) return;
+  // startVisibilityRun marked the run auditing before this job started; a run failed since is left as it is
+  if ((await runRepository.getRun(run.id))?.status !== 'auditing') return;
   let audit: StoredAudit;
   try {
     audit = await startVisibilityAudit({ ...dependencies, logger: log }, request, {

@@ -80,6 +80,15 @@ export async function startVisibilityRun(
     return reuse(dependencies, claim.run, request);
   }
   const rateLimit = { remaining: decision.remaining, resetAt: decision.resetAt.toISOString() };
+  // The run is auditing before its caller hears of it, whichever store answers: read back before the
+  // job's own first write had landed, a run on PostgreSQL could still say queued.
+  try {
+    await runRepository.markAuditing(claim.run.id, now.toISOString());
+  } catch (error) {
+    // left queued without a lease: the takeover scan fails it as interrupted
+    await tracker.settle(claim.run.id).catch(() => undefined);
+    throw error;
+  }
   if (!(await tracker.run(claim.run.id, (signal) => executeVisibilityRun(dependencies, claim.run, request, signal)))) {
     await runRepository.markFailed(claim.run.id, 'interrupted', INTERRUPTED_REASON, now.toISOString());
     await tracker.settle(claim.run.id).catch(() => undefined);
