@@ -4,14 +4,15 @@
 // schema never reach a handler: the SDK answers them as an `isError` result too (SEP-1303, spec 2025-11-25).
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MeasurementError, RequestValidationError, StoreUnavailableError, TrackingError, VisibilityRunError, type Logger } from '@visibility/core';
+import { CoreError, StoreUnavailableError, type Logger } from '@visibility/core';
 
 /** The `isError` result for a failure thrown by a tool handler. */
 export function toolErrorResult(error: unknown, logger: Logger): CallToolResult {
   if (error instanceof StoreUnavailableError) {
     return errorText(error.code, `${error.message} Try again in ${error.retryAfterSeconds} seconds.`);
   }
-  if (error instanceof RequestValidationError || error instanceof TrackingError || error instanceof MeasurementError || error instanceof VisibilityRunError) {
+  // every error core throws for a caller to act on (validation, tracking, measurement, runs, maps, an unreachable site)
+  if (error instanceof CoreError) {
     const wait = error.retryAfterSeconds === undefined ? '' : ` (retryAfterSeconds: ${error.retryAfterSeconds})`;
     return errorText(error.code, `${error.message} ${error.hint}${wait}`);
   }
