@@ -159,8 +159,8 @@ export function readBlocks(answer: string): TextBlock[] {
         const place = list === undefined ? undefined : { ...list, firstParagraph };
         firstParagraph = false;
         push(place === undefined ? block : { ...block, list: place });
-        // A lone bold line outside a list is a heading in all but syntax.
-        if (place === undefined && isLoneBold(block)) section = block.text;
+        // A lone bold line outside a list is a heading in all but syntax, and so is a short line ending in a colon ("Sources:").
+        if (place === undefined && (isLoneBold(block) || isLeadIn(block))) section = block.text;
       } else if (node.type === 'list') {
         visitList(node as List, list === undefined ? 0 : list.depth + 1);
       } else if (node.type === 'table') {
@@ -193,6 +193,11 @@ export function readBlocks(answer: string): TextBlock[] {
 
   visitChildren(tree.children);
   return blocks;
+}
+
+/** A line of at most five words that ends in a colon: it names what follows. */
+function isLeadIn(block: Omit<TextBlock, 'order' | 'section'>): boolean {
+  return /^[^\n:]{1,60}:\s*$/u.test(block.text) && block.text.trim().split(/\s+/u).length <= 5;
 }
 
 function isLoneBold(block: Omit<TextBlock, 'order' | 'section'>): boolean {

@@ -86,6 +86,14 @@ describe('answer blocks', () => {
     expect(restoreLineBreaks('Short answer. 1. Not a list.')).toBe('Short answer. 1. Not a list.');
   });
 
+  it('reads a short line ending in a colon as the section of what follows, as a lone bold line is', () => {
+    const blocks = readBlocks('Acme is the pick.\n\nSources:\n1. example.com - "A review"\n\nOur verdict, after a month of testing: Acme.');
+    expect(blocks.find((block) => block.text.startsWith('example.com'))?.section).toBe('Sources:');
+    // a sentence with a colon inside is not a lead-in
+    expect(blocks.at(-1)?.section).toBe('Sources:');
+    expect(readBlocks('We tested these for a month and liked them all:\n- Acme').at(-1)?.section).toBe('');
+  });
+
   it('puts lost breaks back before field labels and numbered items, and makes the names before repeated labels list items', () => {
     const flat =
       'Choosing a CRM depends on your budget and team size. Here are the top options: Acme CRM Best for: Startups and growing teams Price: Free plan; paid from $20/month ' +
