@@ -165,7 +165,7 @@ export type {
 } from './map/index.js';
 export { McpRunRepository, McpSessionRepository, UNFINISHED_MCP_RUN_STATUSES } from './store/index.js';
 export type { McpSessionRecord, NewMcpSession } from './store/index.js';
-export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './store/index.js';
+export type { McpRunClaim, McpRunProgress, McpRunRecord, McpRunStatus, NewMcpRun } from './store/index.js';
 export {
   buildVisibilityRunResult,
   createVisibilityRunTracker,

@@ -87,7 +87,8 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     runner: options.mapRunner ?? createBuyerQuestionMapRunner({ concurrencyPerProvider: config.providerConcurrency, jobs: runtime.jobs }),
     runRepository: runtime.store.mcpRunRepository,
     rateLimiter: runtime.rateLimiter,
-    tracker: createVisibilityRunTracker({ jobs: runtime.jobs }),
+    // Each run's progress is stored too, so an instance that does not run it shows the same progress.
+    tracker: createVisibilityRunTracker({ jobs: runtime.jobs, progressStore: runtime.store.mcpRunRepository, logger: logger.child({ component: 'mcp' }) }),
     logger: logger.child({ component: 'mcp' }),
   };
   // Runs other processes left (a dead owner, a lease given back) are taken over by the job runner with these.

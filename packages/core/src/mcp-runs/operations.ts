@@ -142,7 +142,8 @@ export async function getVisibilityRun(
   const relay = (): void => stopWaiting.abort();
   options.signal?.addEventListener('abort', relay, { once: true });
   // Progress published by this process wakes the wait at once; the store is read again at least every
-  // MAP_POLL_MS, which also covers a map resumed by the service's map jobs rather than by this run.
+  // MAP_POLL_MS, which covers a run another process works on (that process stores its progress, at most
+  // about once a second and on every stage change) and a map resumed by the service's map jobs.
   let lastPercent = -1;
   const report = (progress: VisibilityRunProgress | undefined): void => {
     if (progress === undefined || progress.percent <= lastPercent) return;

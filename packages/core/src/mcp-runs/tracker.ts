@@ -1,10 +1,14 @@
 // The MCP runs on the service's job runner (jobs/runner.ts): each run's background work holds the run's
 // lease ('mcp-run', run id), so only one process works on a run and a run whose process died is taken
-// over by another (an audit cannot resume: it fails as interrupted; a map is followed to its end). What
-// lives only in this process is the latest progress of the runs it works on: a poll from another session
-// subscribes here to hear it the moment it moves; other processes read the stored state instead.
+// over by another (an audit cannot resume: it fails as interrupted; a map is followed to its end). The
+// latest progress of the runs this process works on is kept here, where a poll from another session on
+// this process subscribes to hear it the moment it moves, and written to the store (throttled: see
+// progress-writer.ts), where every other process reads it.
 
 import { createJobRunner, type JobOutcome, type JobRunner } from '../jobs/runner.js';
+import type { Logger } from '../logging/logger.js';
+import type { RunStore } from '../store/ports.js';
+import { ProgressWriter } from './progress-writer.js';
 import type { VisibilityRunProgress } from './types.js';
 
 /** The job kind of an MCP run; its key is the run id. */
@@ -18,6 +22,15 @@ export interface VisibilityRunTrackerOptions {
    * over leases in memory when absent (one process, nothing shared: unit tests).
    */
   jobs?: JobRunner | undefined;
+  /**
+   * Where each run's progress is stored for the other processes (the runs port); without it progress
+   * stays in this process (unit tests of one process).
+   */
+  progressStore?: Pick<RunStore, 'recordProgress'> | undefined;
+  /** At most one progress write per run in this long, apart from stage changes (default 1 s). */
+  progressWriteIntervalMs?: number | undefined;
+  /** Where a refused progress write is logged. */
+  logger?: Logger | undefined;
 }
 
 /** The runs this process works on; create one per service with {@link createVisibilityRunTracker}. */
@@ -25,9 +38,14 @@ export class VisibilityRunTracker {
   readonly jobs: JobRunner;
   private readonly progress = new Map<string, VisibilityRunProgress>();
   private readonly listeners = new Map<string, Set<ProgressListener>>();
+  private readonly writer: ProgressWriter | undefined;
 
   constructor(options: VisibilityRunTrackerOptions = {}) {
     this.jobs = options.jobs ?? createJobRunner();
+    this.writer =
+      options.progressStore === undefined
+        ? undefined
+        : new ProgressWriter(options.progressStore, { intervalMs: options.progressWriteIntervalMs, logger: options.logger });
   }
 
   /** True once the job runner stopped: no run starts. */
@@ -50,6 +68,8 @@ export class VisibilityRunTracker {
       try {
         return await work(signal);
       } finally {
+        // The last progress reaches the store before the lease is let go (another process may go on).
+        await this.writer?.flush(runId);
         this.progress.delete(runId);
       }
     });
@@ -65,17 +85,18 @@ export class VisibilityRunTracker {
     await this.jobs.finish(MCP_RUN_JOB_KIND, runId, 'done');
   }
 
-  /** Records a run's progress and tells whoever is waiting on it. */
+  /** Records a run's progress, tells whoever is waiting on it here and stores it (throttled) for the others. */
   publish(runId: string, progress: VisibilityRunProgress): void {
     const previous = this.progress.get(runId);
     // Progress only moves forward; a late event from a finished stage must not pull it back.
     const percent = Math.max(previous?.percent ?? 0, progress.percent);
     const current = { ...progress, percent };
     this.progress.set(runId, current);
+    this.writer?.offer(runId, current);
     for (const listener of this.listeners.get(runId) ?? []) listener(current);
   }
 
-  /** The latest progress of a run this process works on. */
+  /** The latest progress of a run this process works on (fresher than the stored one, which trails it by up to a second). */
   latest(runId: string): VisibilityRunProgress | undefined {
     return this.progress.get(runId);
   }

@@ -1,5 +1,7 @@
 // How a stored run reads to a poll. A run in `mapping` is settled here when its map has been stored
 // meanwhile (by this process, or by the map's resume after a restart), so no watcher has to survive.
+// Progress: this process's own when it works on the run, else the stored one (written, throttled, by
+// the process that does), so every instance shows the same progress.
 
 import type { AuditMode } from '../audit/types.js';
 import { getBuyerQuestionMap } from '../map/operations.js';
@@ -9,7 +11,7 @@ import type { McpRunRecord } from '../store/mcp-run-repository.js';
 import { mapStageProgress, stageProgress } from './progress.js';
 import { quotaRenewsAt } from './quota.js';
 import { buildVisibilityRunResult } from './report.js';
-import type { VisibilityRunDependencies, VisibilityRunProgress, VisibilityRunView } from './types.js';
+import type { VisibilityRunDependencies, VisibilityRunProgress, VisibilityRunStage, VisibilityRunView } from './types.js';
 
 /** The run as it stands now, settling a `mapping` run whose map is stored. */
 export async function readVisibilityRun(dependencies: VisibilityRunDependencies, stored: McpRunRecord): Promise<VisibilityRunView> {
@@ -25,12 +27,15 @@ export async function readVisibilityRun(dependencies: VisibilityRunDependencies,
         await dependencies.runRepository.markDone(run.id, run.auditId, finishedAt);
         run = (await dependencies.runRepository.getRun(run.id)) ?? run;
       } else if ('progress' in state && state.progress !== undefined) {
-        progress = dependencies.tracker.latest(run.id) ?? mapStageProgress(state.progress);
+        // The map's stored cells are as fresh as the store gets; the run's stored progress may trail them.
+        progress = dependencies.tracker.latest(run.id) ?? furthest(mapStageProgress(state.progress), storedProgress(run));
       }
     }
   }
   if (run.status === 'queued' || run.status === 'auditing' || (run.status === 'mapping' && progress === undefined)) {
-    progress = dependencies.tracker.latest(run.id) ?? defaultProgress(run);
+    const stored = storedProgress(run);
+    // (a mapping run whose stored progress is still the audit's, its map-stage write not landed, shows the map's start)
+    progress = dependencies.tracker.latest(run.id) ?? (stored === undefined ? defaultProgress(run) : furthest(stored, defaultProgress(run)));
   }
   return {
     runId: run.id,
@@ -61,6 +66,21 @@ async function resultOf(dependencies: VisibilityRunDependencies, run: McpRunReco
   return { result: buildVisibilityRunResult(audit.response as unknown as StoredAudit, map) };
 }
 
+const STAGES: ReadonlySet<string> = new Set<VisibilityRunStage>(['queued', 'crawl', 'questions', 'answers', 'findings', 'map', 'done', 'failed']);
+
+/** The progress the run's process stored, when it is one this build knows how to show. */
+function storedProgress(run: McpRunRecord): VisibilityRunProgress | undefined {
+  const stored = run.progress;
+  if (stored === undefined || !STAGES.has(stored.stage)) return undefined;
+  return { ...stored, stage: stored.stage as VisibilityRunStage };
+}
+
+/** The candidate furthest along (the first of equals). */
+function furthest(first: VisibilityRunProgress, other: VisibilityRunProgress | undefined): VisibilityRunProgress {
+  return other !== undefined && other.percent > first.percent ? other : first;
+}
+
+/** What a run shows before its process stored any progress. */
 function defaultProgress(run: McpRunRecord): VisibilityRunProgress {
   if (run.status === 'queued') return stageProgress('queued', 0, 1, 'waiting to start');
   if (run.status === 'mapping') return stageProgress('map', 0, 1, 'measuring the buyer-question map');

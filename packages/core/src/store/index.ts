@@ -19,7 +19,7 @@ export { TokenRepository } from './token-repository.js';
 export type { AuditTokenKind, AuditTokenRecord, BadgeSubjectRecord } from './token-repository.js';
 export { JobRepository } from './job-repository.js';
 export { McpRunRepository, UNFINISHED_MCP_RUN_STATUSES } from './mcp-run-repository.js';
-export type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
+export type { McpRunClaim, McpRunProgress, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 export { McpSessionRepository } from './mcp-session-repository.js';
 export type { McpSessionRecord, NewMcpSession } from './mcp-session-repository.js';
 export { openStore } from './store.js';

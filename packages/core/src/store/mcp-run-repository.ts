@@ -7,6 +7,19 @@ export type McpRunStatus = 'queued' | 'auditing' | 'mapping' | 'done' | 'failed'
 /** The states a run can still leave; `done` and `failed` are final. */
 export const UNFINISHED_MCP_RUN_STATUSES: readonly McpRunStatus[] = ['queued', 'auditing', 'mapping'];
 
+/**
+ * A run's latest progress as its process published it (mcp-runs/progress.ts shapes it), stored so every
+ * instance reads the same progress. `stage` is one of the run stages (mcp-runs/types.ts).
+ */
+export interface McpRunProgress {
+  stage: string;
+  completed: number;
+  total: number;
+  /** The whole run, 0 to 100; the store never lets it go down. */
+  percent: number;
+  message: string;
+}
+
 /** One stored run. */
 export interface McpRunRecord {
   id: string;
@@ -26,6 +39,8 @@ export interface McpRunRecord {
   createdAt: string;
   updatedAt: string;
   finishedAt: string | undefined;
+  /** The latest progress recorded by the process working on the run (written at most about once a second). */
+  progress: McpRunProgress | undefined;
 }
 
 /** What starting a run stores. */
@@ -50,6 +65,8 @@ export interface McpRunRow {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  progress_json: string | null;
+  progress_percent: number | null;
 }
 
 /** One row as a record (shared by the SQLite and PostgreSQL adapters). */
@@ -69,7 +86,14 @@ export function mcpRunFromRow(row: McpRunRow): McpRunRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at ?? undefined,
+    progress: row.progress_json === null ? undefined : (JSON.parse(row.progress_json) as McpRunProgress),
   };
+}
+
+/** The columns a progress write sets: the JSON and, apart, the percent the guard compares. */
+export function progressColumns(progress: McpRunProgress): { progressJson: string; percent: number } {
+  const { stage, completed, total, percent, message } = progress;
+  return { progressJson: JSON.stringify({ stage, completed, total, percent, message }), percent: Math.round(percent) };
 }
 
 // Failed runs never hold the quota: nothing was measured, so the domain may try again at once.
@@ -146,6 +170,17 @@ export class McpRunRepository extends SqlRepository implements RunStore {
         UPDATE mcp_runs SET status = 'failed', error_code = ?, error = ?, updated_at = ?, finished_at = ?
         WHERE id = ? AND status IN ('queued', 'auditing', 'mapping')
       `).run(errorCode, error, at, at, id).changes === 1
+    );
+  }
+
+  /** Stores the run's latest progress unless the stored one is further along; false then (or no such run). */
+  async recordProgress(id: string, progress: McpRunProgress): Promise<boolean> {
+    const { progressJson, percent } = progressColumns(progress);
+    return (
+      this.statement(`
+        UPDATE mcp_runs SET progress_json = ?, progress_percent = ?
+        WHERE id = ? AND (progress_percent IS NULL OR progress_percent <= ?)
+      `).run(progressJson, percent, id, percent).changes === 1
     );
   }
 

@@ -218,6 +218,16 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX mcp_sessions_ended ON mcp_sessions (ended_at) WHERE ended_at IS NOT NULL;
     `,
   },
+  {
+    version: 13,
+    name: 'mcp_run_progress',
+    // A run's latest progress, written (throttled) by the process working on it, so every process shows
+    // the same progress. The percent is kept apart so the write can refuse to move it back.
+    sql: `
+      ALTER TABLE mcp_runs ADD COLUMN progress_json TEXT;
+      ALTER TABLE mcp_runs ADD COLUMN progress_percent INTEGER;
+    `,
+  },
 ];
 
 /** The schema version newer code must not be started against, with a clear message. */

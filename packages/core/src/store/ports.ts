@@ -14,7 +14,7 @@ import type { BudgetReservationRecord, BudgetTotals } from './budget-repository.
 import type { MapCellRecord, MapJobRecord, NewMapJob, RerunStart } from './map-repository.js';
 import type { CounterWindow } from './rate-limit-repository.js';
 import type { McpSessionRecord, NewMcpSession } from './mcp-session-repository.js';
-import type { McpRunClaim, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
+import type { McpRunClaim, McpRunProgress, McpRunRecord, McpRunStatus, NewMcpRun } from './mcp-run-repository.js';
 import type { ProviderCallRecord } from './repository.js';
 import type { SignInLinkRecord } from './sign-in-repository.js';
 import type { AuditTokenKind, AuditTokenRecord } from './token-repository.js';
@@ -54,6 +54,12 @@ export interface RunStore {
   markDone(id: string, auditId: string, finishedAt: string): Promise<boolean>;
   /** Any unfinished state -> failed, with a stable code and a reason a person can read. */
   markFailed(id: string, errorCode: string, error: string, at: string): Promise<boolean>;
+  /**
+   * Stores the run's latest progress, so every instance reads what the one working on it publishes;
+   * false, storing nothing, when the stored percent is higher (progress never goes back) or there is no
+   * such run. Any state: the final progress (done, failed) lands after the run's final write.
+   */
+  recordProgress(id: string, progress: McpRunProgress): Promise<boolean>;
   /** Runs in one state, oldest first. */
   runsWithStatus(status: McpRunStatus): Promise<McpRunRecord[]>;
 }

@@ -79,7 +79,7 @@ export async function startTestRuns(): Promise<TestRuns> {
     crawlHostMap: new Map([...SITE_HOSTS.map((host) => [host, site.origin] as const), [UNREACHABLE_HOST, 'http://127.0.0.1:1'] as const]),
     runner: createBuyerQuestionMapRunner({ concurrencyPerProvider: 4 }),
     rateLimiter: createRateLimiter(store.rateLimitRepository, { policies: buildLimitPolicies(), now }),
-    tracker: createVisibilityRunTracker(),
+    tracker: createVisibilityRunTracker({ progressStore: store.mcpRunRepository }),
     logger: createLogger({ level: 'silent' }),
     now,
   };

@@ -1,4 +1,4 @@
-import { mcpRunFromRow, type McpRunClaim, type McpRunRecord, type McpRunRow, type McpRunStatus, type NewMcpRun } from '../mcp-run-repository.js';
+import { mcpRunFromRow, progressColumns, type McpRunClaim, type McpRunRecord, type McpRunRow, type McpRunProgress, type McpRunStatus, type NewMcpRun } from '../mcp-run-repository.js';
 import type { RunStore } from '../ports.js';
 import { inTransaction, type PgPool } from './pool.js';
 
@@ -68,6 +68,15 @@ export class PgRunStore implements RunStore {
       `UPDATE mcp_runs SET status = 'failed', error_code = $1, error = $2, updated_at = $3, finished_at = $3
        WHERE id = $4 AND status IN ('queued', 'auditing', 'mapping')`,
       [errorCode, error, at, id],
+    );
+    return result.rowCount === 1;
+  }
+
+  async recordProgress(id: string, progress: McpRunProgress): Promise<boolean> {
+    const { progressJson, percent } = progressColumns(progress);
+    const result = await this.pool.query(
+      `UPDATE mcp_runs SET progress_json = $1, progress_percent = $2 WHERE id = $3 AND (progress_percent IS NULL OR progress_percent <= $2)`,
+      [progressJson, percent, id],
     );
     return result.rowCount === 1;
   }

@@ -60,6 +60,34 @@ export function runStoreContract(name: string, open: () => Promise<RunStoreFixtu
       expect(await repository.getRun(failing.id)).toMatchObject({ status: 'failed', errorCode: 'interrupted', error: 'interrupted by a restart', finishedAt: at });
     });
 
+    it("stores a run's latest progress where every instance reads it, and never lets its percent go back", async () => {
+      const { first: repository, second, auditId: newAuditId } = await open();
+      const run = (await repository.claimRun(newRun('progress.com'), WINDOW_START)).run;
+      expect(run.progress).toBeUndefined();
+      const answers = { stage: 'answers', completed: 12, total: 81, percent: 16, message: 'answers 12/81' };
+      expect(await repository.recordProgress(run.id, answers)).toBe(true);
+      expect((await second.getRun(run.id))?.progress).toEqual(answers);
+      // the same percent with a newer message is stored (12/81 and 13/81 round alike); a lower one is refused
+      const next = { ...answers, completed: 13, message: 'answers 13/81' };
+      expect(await second.recordProgress(run.id, next)).toBe(true);
+      expect(await repository.recordProgress(run.id, { stage: 'crawl', completed: 1, total: 1, percent: 5, message: 'site crawled' })).toBe(false);
+      expect((await repository.getRun(run.id))?.progress).toEqual(next);
+      // only what a progress is: fields beyond the five are not stored
+      expect(await repository.recordProgress(run.id, { ...answers, percent: 20, extra: 'x' } as typeof answers)).toBe(true);
+      expect((await second.getRun(run.id))?.progress).toEqual({ ...answers, percent: 20 });
+
+      // a state change keeps the progress; the final progress is stored after the final state
+      const at = '2026-03-10T12:05:00.000Z';
+      await repository.markAuditing(run.id, at);
+      await repository.markMapping(run.id, await newAuditId(), at);
+      expect((await second.getRun(run.id))?.progress).toMatchObject({ percent: 20 });
+      await repository.markFailed(run.id, 'interrupted', 'interrupted by a restart', at);
+      const failed = { stage: 'failed', completed: 1, total: 1, percent: 100, message: 'interrupted by a restart' };
+      expect(await second.recordProgress(run.id, failed)).toBe(true);
+      expect(await repository.getRun(run.id)).toMatchObject({ status: 'failed', progress: failed });
+      expect(await repository.recordProgress('no-such-run', answers)).toBe(false);
+    });
+
     it('lists the runs in one state, oldest first', async () => {
       const { first: repository } = await open();
       const at = '2026-03-10T12:05:00.000Z';
