@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditResponseSchema, createPgPool, type PgPool } from '@visibility/core';
+import { AuditResponseSchema, createPgPool, readPgMigrations, type PgPool } from '@visibility/core';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from './test-support/fixture-site.js';
 import { postJson, startTestService, type TestService } from './test-support/service.js';
 import { startRelay } from './test-support/tcp-relay.js';
@@ -55,7 +55,10 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
 
   it('migrates the database on start and keeps no SQLite file in DATA_DIR', async () => {
     const { rows } = await database.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // every migration file applied, numbered 1 to N without a gap or a clash
+    const files = readPgMigrations().map((migration) => migration.version);
+    expect(files).toEqual(Array.from({ length: files.length }, (_unused, index) => index + 1));
+    expect(rows.map((row) => row.version)).toEqual(files);
     for (const running of [first, second]) {
       expect(running.service.ports.kind).toBe('postgres');
       expect(existsSync(join(running.dataDir, 'visibility.sqlite'))).toBe(false);

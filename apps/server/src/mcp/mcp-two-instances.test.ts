@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPgPool, type PgPool } from '@visibility/core';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from '../test-support/fixture-site.js';
 import { createSessionToken, SESSION_COOKIE } from '../auth/session.js';
@@ -31,8 +31,35 @@ interface Deployment {
   close(): Promise<void>;
 }
 
+/** A host of the fixture site for the progress test: its own domain, so its run is its own (the quota is per domain). */
+const HELD_HOST = 'held.pipedrive.test';
+/** More provider calls than any check makes: every call waits at the simulator until the test lets them go. */
+const HOLD_ALL = Number.MAX_SAFE_INTEGER;
+
+interface RunProgress {
+  stage: string;
+  completed: number;
+  total: number;
+  percent: number;
+  message: string;
+}
+
 const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 const rebuiltLines = (running: TestService): string[] => running.logLines.filter((line) => line.includes('MCP session rebuilt from the store'));
+
+/** An SDK client with its own session on one instance. */
+async function connectTo(running: TestService): Promise<Client> {
+  const client = new Client({ name: 'two-instances-progress-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}/mcp`)));
+  return client;
+}
+
+/** The run as one instance answers it at once (waitSeconds 0). */
+async function runOn(client: Client, runId: string): Promise<{ status: string; progress?: RunProgress }> {
+  const result = (await client.callTool({ name: 'get_visibility_check', arguments: { runId, waitSeconds: 0 } })) as CallToolResult;
+  expect(result.isError, textOf(result)).not.toBe(true);
+  return result.structuredContent as { status: string; progress?: RunProgress };
+}
 
 function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deployment>): void {
   describe(name, () => {
@@ -126,6 +153,69 @@ function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deplo
       }
     });
 
+    it('shows a run measured on one instance with the same audit-stage progress on the other, whose wait hears it move and returns when it is done', async () => {
+      const { first, second } = deployment;
+      const simulator = first.service.simulator;
+      if (simulator === undefined) throw new Error('the demo lineup runs a simulator');
+      const onFirst = await connectTo(first);
+      const onSecond = await connectTo(second);
+      try {
+        // The check runs on the first instance (it started it): every provider call it makes waits at the
+        // first instance's simulator, so the run holds still where the test wants it.
+        void simulator.holdAnswersUntil(HOLD_ALL);
+        const started = (await onFirst.callTool({
+          name: 'start_visibility_check',
+          arguments: { brand: 'Pipedrive', website: HELD_HOST, category: 'CRM software' },
+        })) as CallToolResult;
+        expect(started.isError, textOf(started)).not.toBe(true);
+        const runId = (started.structuredContent as { runId: string }).runId;
+        // Both instances answer the same progress once the store caught up with the first (within a second).
+        const sameOnBoth = (stage: string): Promise<RunProgress> =>
+          vi.waitFor(
+            async () => {
+              const [onA, onB] = [await runOn(onFirst, runId), await runOn(onSecond, runId)];
+              expect(onA).toMatchObject({ status: 'auditing', progress: { stage } });
+              expect(onB.progress).toEqual(onA.progress);
+              return onB.progress as RunProgress;
+            },
+            { timeout: 20_000, interval: 100 },
+          );
+        // Held at its first provider calls: the questions are written.
+        expect(await sameOnBoth('questions')).toMatchObject({ completed: 1, total: 1, percent: 8 });
+        // The calls that waited go through and the next ones wait: held part way through the answers.
+        void simulator.holdAnswersUntil(HOLD_ALL);
+        const held = await sameOnBoth('answers');
+        expect(held.completed).toBeGreaterThan(0);
+        expect(held.completed).toBeLessThan(held.total);
+
+        // A wait on the second instance, which does not run the check: its first notification is where the
+        // check stands; it hears the check move (from the store) and returns when it is done.
+        const heard: Array<{ progress: number; total?: number; message?: string }> = [];
+        let onHeard = (): void => undefined;
+        const finishing = onSecond.callTool({ name: 'get_visibility_check', arguments: { runId, waitSeconds: 50 } }, undefined, {
+          timeout: 70_000,
+          onprogress: (progress) => {
+            heard.push(progress);
+            onHeard();
+          },
+        });
+        await new Promise<void>((resolve) => (onHeard = resolve));
+        expect(heard).toEqual([{ progress: held.percent, total: 100, message: held.message }]);
+        const moved = new Promise<void>((resolve) => (onHeard = resolve));
+        void simulator.holdAnswersUntil(HOLD_ALL);
+        await moved;
+        expect(heard[1]?.progress).toBeGreaterThan(held.percent);
+        simulator.reset();
+        const finished = (await finishing) as CallToolResult;
+        expect(finished.structuredContent).toMatchObject({ runId, status: 'done', domain: HELD_HOST });
+        const percents = heard.map((progress) => progress.progress);
+        expect(percents).toEqual([...new Set(percents)].sort((left, right) => left - right));
+      } finally {
+        simulator.reset();
+        await Promise.all([onFirst.close(), onSecond.close()]);
+      }
+    });
+
     it('answers 404 on both instances for a session id the store never had', async () => {
       for (const running of [deployment.first, deployment.second]) {
         const reply = await rawRequest(`${running.url}/mcp`, {
@@ -140,7 +230,7 @@ function twoInstances(name: string, deploy: (site: FixtureSite) => Promise<Deplo
 
 twoInstances('MCP on two processes sharing one SQLite DATA_DIR', async (site) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'visibility-mcp-two-'));
-  const environment = { SESSION_SECRET, CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` };
+  const environment = { SESSION_SECRET, CRAWL_HOST_MAP: `pipedrive.test=${site.origin},${HELD_HOST}=${site.origin}` };
   const first = await startTestService(environment, dataDir, { watchScheduler: false });
   const second = await startTestService(environment, dataDir, { watchScheduler: false });
   return {
@@ -166,7 +256,7 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
     await admin.query(`CREATE DATABASE ${databaseName}`);
     const url = new URL(PG_TEST_URL as string);
     url.pathname = `/${databaseName}`;
-    const environment = { DATABASE_URL: url.toString(), SESSION_SECRET, CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` };
+    const environment = { DATABASE_URL: url.toString(), SESSION_SECRET, CRAWL_HOST_MAP: `pipedrive.test=${site.origin},${HELD_HOST}=${site.origin}` };
     const [first, second] = await Promise.all([
       startTestService(environment, undefined, { watchScheduler: false }),
       startTestService(environment, undefined, { watchScheduler: false }),
