@@ -338,6 +338,8 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
     if (!structural && candidate.sentenceStart && f.has('after:verb')) set('prose:unknown_subject');
   }
   if (SUPERLATIVES.has(firstWord)) set('shape:superlative_first');
+  // a title: "Best Noise-Cancelling Headphones", "Top Picks", "Budget Laptops"
+  if (words.length > 1 && (SUPERLATIVES.has(firstWord) || k.lists.labelWords.has(firstWord)) && /\p{Ll}{2,}s$/u.test(lastWord) && (commonRank(k, lastWord) !== undefined || commonRank(k, lastWord.replace(/e?s$/u, '')) !== undefined)) set('shape:title_phrase');
   else if (/^\p{L}{3,}est$/u.test(firstWord) && (k.commonRank.has(firstWord.slice(0, -3)) || k.commonRank.has(firstWord.slice(0, -2)) || k.commonRank.has(`${firstWord.slice(0, -4)}y`))) set('shape:superlative_first');
 
 

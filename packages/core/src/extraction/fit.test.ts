@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fitModel, flattenAnswer, folds, loadDevItems, scoreItem, scorerKey } from './fit.js';
+import { fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey } from './fit.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 import { committedWeights } from './model.js';
 
@@ -31,6 +31,13 @@ describe('fitting the extractor', () => {
 
   it('flattens an answer the way a web-page copy reads', () => {
     expect(flattenAnswer('## Picks\n\n- **Notion** – [docs](https://x.io)\n| a | b |')).toBe('Picks Notion – docs a   b');
+  });
+
+  it('reshapes an answer into the other ways picks are written, for training', () => {
+    expect(reshapeAnswer('Picks:\n\n1. **Acme** – fast\n- **Globex Pro** — cheap\n- **Weight:** light', 'standing desks')).toBe(
+      '## Best Standing desks\n\nPicks:\n\n1. **Acme:** fast\n- **Globex Pro:** cheap\n- **Weight:** light',
+    );
+    expect(reshapeAnswer('- **Acme** – fast', undefined)).toBe('- **Acme:** fast');
   });
 });
 

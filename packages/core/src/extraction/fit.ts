@@ -269,9 +269,37 @@ export function flattenedItem(item: DevItem): DevItem {
   return flat;
 }
 
-/** Fits weights on the items and their flattened copies, then picks the entry threshold with the best F1 on the items. */
+/**
+ * The answer in other shapes assistants write the same picks in, for training only (the labels stay
+ * true): a bold list head followed by a dash becomes a `Name:` head (`- **Acme** – fast` →
+ * `- **Acme:** fast`), and a title heading names the category above it (`## Best standing desks`),
+ * which is never a brand. The dev set's `Label:` heads are mostly labels (`**Battery life:**`); real
+ * answers write picks that way too, and a model that saw only the first would drop those picks.
+ */
+export function reshapeAnswer(answer: string, category: string | undefined): string {
+  const heads = answer.replace(/^(\s*(?:[-*+]|\d{1,2}[.)])\s+)\*\*([^*\n]{1,60}?)\*\*\s*[—–-]\s+/gmu, (_whole, marker: string, name: string) => `${marker}**${name}:** `);
+  if (category === undefined || category.trim() === '') return heads;
+  const title = category.trim().replace(/^\p{Ll}/u, (letter) => letter.toUpperCase());
+  return `## Best ${title}\n\n${heads}`;
+}
+
+const reshapeCache = new WeakMap<DevItem, DevItem>();
+
+/** The item reshaped (cached, so its candidates are scored once too). */
+export function reshapedItem(item: DevItem): DevItem {
+  let reshaped = reshapeCache.get(item);
+  if (reshaped === undefined) {
+    reshaped = { ...item, id: `${item.id}-reshaped`, answer: reshapeAnswer(item.answer, item.category) };
+    reshapeCache.set(item, reshaped);
+  }
+  return reshaped;
+}
+
+/** The item reshaped (cached, so its candidates are scored once too). */
+/** Fits weights on the items, their reshaped copies and the flattened copies of both, then picks the entry threshold with the best F1 on the items. */
 export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAULT_FIT): ModelWeights {
-  const weights = fitLogistic(trainingRows([...items, ...items.map(flattenedItem)]), options);
+  const reshaped = items.map(reshapedItem);
+  const weights = fitLogistic(trainingRows([...items, ...items.map(flattenedItem), ...reshaped, ...reshaped.map(flattenedItem)]), options);
   let best: ModelWeights = { weights, threshold: 0.5, joinThreshold: 0.5 - JOIN_GAP };
   let bestF1 = -1;
   for (const threshold of THRESHOLDS) {
