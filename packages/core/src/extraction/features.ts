@@ -309,6 +309,13 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (!structural && !candidate.sentenceStart) set('prose:mid_sentence');
   const neighbours = context.byBlock.get(candidate.block) ?? [];
   const position = neighbours.indexOf(candidate);
+  // what the other members of its enumeration are: a name listed with known brands, or with places
+  for (const member of enumerationOf(neighbours, position)) {
+    const memberKey = knownBrandKey(member.surface);
+    if (k.knownBrands.has(memberKey)) set('listed_with_known_brand');
+    const memberWhole = fold(member.surface);
+    if (k.bigPlaces.has(memberWhole) || k.places.has(memberWhole)) set('listed_with_place');
+  }
   for (const neighbour of [neighbours[position - 1], neighbours[position + 1]]) {
     if (neighbour === undefined) continue;
     const gap = neighbour.from > candidate.from ? candidate.block.text.slice(candidate.to, neighbour.from) : candidate.block.text.slice(neighbour.to, candidate.from);
@@ -424,3 +431,21 @@ function hostOf(url: string): string {
 }
 
 export type { CueList };
+
+/** The other candidates of the enumeration a candidate stands in ("A, B or C"), nearest first. */
+function enumerationOf(neighbours: readonly Candidate[], position: number): Candidate[] {
+  const members: Candidate[] = [];
+  for (const step of [-1, 1]) {
+    let current = position;
+    for (;;) {
+      const here = neighbours[current];
+      const next = neighbours[current + step];
+      if (here === undefined || next === undefined) break;
+      const gap = step > 0 ? here.block.text.slice(here.to, next.from) : here.block.text.slice(next.to, here.from);
+      if (!ENUMERATION_GAP.test(gap)) break;
+      members.push(next);
+      current += step;
+    }
+  }
+  return members;
+}

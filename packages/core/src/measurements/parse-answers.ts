@@ -2,7 +2,7 @@
 // familiar with…", a list with an intro, descriptions after dashes and an outro), so every reader
 // tolerates markdown and looks for structure before falling back to phrases.
 
-import { extractBrands, normalizeBrandKey } from '../extraction/index.js';
+import { explainExtraction, normalizeBrandKey } from '../extraction/index.js';
 import { BLIND_LIST_SIZE } from './prompts.js';
 
 export type RecommendVerdict = 'yes' | 'no' | 'unsure';
@@ -177,7 +177,7 @@ const MAX_NAME_WORDS = 8;
  */
 export function parseBlindList(text: string, limit: number = BLIND_LIST_SIZE): string[] {
   const lines = text.replace(/\r\n?/gu, '\n').split('\n');
-  const candidates = listItems(lines) ?? tableCells(lines) ?? plainLines(lines) ?? extractBrands(text, { namesExpected: true });
+  const candidates = listItems(lines) ?? tableCells(lines) ?? plainLines(lines) ?? proseNames(text);
   const names: string[] = [];
   const seen = new Set<string>();
   for (const candidate of candidates) {
@@ -190,6 +190,19 @@ export function parseBlindList(text: string, limit: number = BLIND_LIST_SIZE): s
     if (names.length >= limit) break;
   }
   return names;
+}
+
+/**
+ * The names of a list written as a sentence ("The most popular are HubSpot, Salesforce and Pipedrive."):
+ * every candidate the extractor does not drop, brand names being what the question asked for. The bar
+ * is the one a name must pass to join an entry, not to make one: a blind list holds nothing but names.
+ */
+function proseNames(text: string): string[] {
+  const { candidates } = explainExtraction(text, { namesExpected: true });
+  return candidates
+    .filter((candidate) => candidate.decision !== 'dropped')
+    .sort((left, right) => left.start - right.start)
+    .map((candidate) => candidate.surface);
 }
 
 function listItems(lines: readonly string[]): string[] | null {
