@@ -150,6 +150,7 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     // free at once; on PostgreSQL instances run on other hosts too, so only an expired lease is taken over.
     const jobs = createJobRunner({
       store: store.jobRepository,
+      ...jobTimings(config.jobLeaseMs),
       logger: logger.child({ component: 'jobs' }),
       reclaimDeadLocalOwners: store.kind === 'sqlite',
     });
@@ -196,6 +197,15 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     await store.close();
     throw error;
   }
+}
+
+/**
+ * The job runner's timings from JOB_LEASE_SECONDS: heartbeats every third of the lease, scans every sixth
+ * (at most every 5 s). The default 30 s lease gives the runner's defaults (10 s heartbeat, 5 s scan), so a
+ * dead owner's job is taken over within 35 s; a shorter lease takes over sooner for more heartbeat writes.
+ */
+export function jobTimings(leaseMs: number): { leaseMs: number; heartbeatMs: number; scanMs: number } {
+  return { leaseMs, heartbeatMs: Math.round(leaseMs / 3), scanMs: Math.min(5_000, Math.round(leaseMs / 6)) };
 }
 
 /**

@@ -77,6 +77,12 @@ describe('loadConfig', () => {
     expect(problems).toMatch(/MCP_SESSION_IDLE_SECONDS.*from 60 to 86400/);
   });
 
+  it('reads JOB_LEASE_SECONDS, 30 s by default, from 3 to 300', () => {
+    expect(loadConfig({}).jobLeaseMs).toBe(30_000);
+    expect(loadConfig({ JOB_LEASE_SECONDS: '6' }).jobLeaseMs).toBe(6_000);
+    expect(problemsOf({ JOB_LEASE_SECONDS: '1' }).join('\n')).toMatch(/JOB_LEASE_SECONDS.*from 3 to 300/);
+  });
+
   it('refuses live mode without a key', () => {
     expect(problemsOf({ PROVIDER_MODE: 'live' })[0]).toMatch(/no provider key is set/);
   });

@@ -83,6 +83,8 @@ export interface Config {
   mcpMaxSessionsPerCaller: number;
   /** An MCP session with no request in flight for this long is closed (MCP_SESSION_IDLE_SECONDS). */
   mcpSessionIdleMs: number;
+  /** How long a job lease (map jobs, MCP runs, watch runs) lasts unrenewed (JOB_LEASE_SECONDS): a dead owner's jobs are taken over within it plus a scan. */
+  jobLeaseMs: number;
   /** EXTRACTION (with EXTRACTION_PROVIDER, EXTRACTION_MODEL): rules alone, or rules plus a model's second opinion. */
   extraction: ExtractionSettings;
 }
@@ -190,6 +192,7 @@ const environmentSchema = z.object({
   MCP_MAX_SESSIONS: integerInRange(1, 100_000, 1_000),
   MCP_MAX_SESSIONS_PER_CALLER: integerInRange(1, 100_000, 50),
   MCP_SESSION_IDLE_SECONDS: integerInRange(60, 86_400, 600),
+  JOB_LEASE_SECONDS: integerInRange(3, 300, 30),
   EXTRACTION: z.preprocess(
     (value) => (typeof blankToUndefined(value) === 'string' ? String(blankToUndefined(value)).toLowerCase() : undefined),
     z.enum(['rules', 'hybrid'], { message: 'must be "rules" or "hybrid"' }).default('rules'),
@@ -357,6 +360,7 @@ export function loadConfig(environment: Readonly<Record<string, string | undefin
     mcpMaxSessions: values.MCP_MAX_SESSIONS,
     mcpMaxSessionsPerCaller: values.MCP_MAX_SESSIONS_PER_CALLER,
     mcpSessionIdleMs: values.MCP_SESSION_IDLE_SECONDS * 1000,
+    jobLeaseMs: values.JOB_LEASE_SECONDS * 1000,
     extraction,
   };
 }
