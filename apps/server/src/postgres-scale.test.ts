@@ -6,7 +6,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgPool, type PgPool } from '@visibility/core';
+import { createPgPool, createWatch, type PgPool } from '@visibility/core';
 import { createSessionToken, SESSION_COOKIE } from './auth/session.js';
 import { startFixtureSite, SAAS_SITE, type FixtureSite } from './test-support/fixture-site.js';
 import { postJson, startTestService, type TestService } from './test-support/service.js';
@@ -165,6 +165,35 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
       // Only the paid re-runs asked anything: each map once, every question of every provider.
       const cells = (firstMap.body.map.rows as unknown[]).length * 3;
       expect(simulatorCalls(instances) - callsBefore).toBe(credits * cells);
+    });
+    it('the watch schedulers of both instances, passing together on one due watch, run it exactly once', async () => {
+      const [first, second] = instances;
+      const { watch } = await createWatch(first.service.watchTracker, OWNER, {
+        brand: 'Pipedrive',
+        category: 'CRM software',
+        schedule: 'daily',
+        samples: 1,
+        providers: ['openai', 'gemini'],
+      });
+      const callsBefore = simulatorCalls(instances);
+      // Four scheduler passes on each instance at once (a tick: take over dead runs, start due watches, try alerts).
+      const passes = await Promise.all(Array.from({ length: 8 }, (_, index) => (index % 2 === 0 ? first : second).service.watchTracker.tick()));
+      const started = passes.flat();
+      expect(started).toHaveLength(1);
+      expect(started[0]).toMatchObject({ watchId: watch.id, status: 'running' });
+      await Promise.all(instances.map((running) => running.service.watchTracker.idle()));
+
+      const { rows } = await database.pool.query<{ id: string; run_trigger: string; status: string; answers: string }>(
+        `SELECT r.id, r.run_trigger, r.status, (SELECT COUNT(*) FROM watch_answers a WHERE a.run_id = r.id) AS answers
+         FROM watch_runs r WHERE r.watch_id = $1`,
+        [watch.id],
+      );
+      const asked = watch.questions.length * 2;
+      expect(rows).toEqual([{ id: started[0]?.id, run_trigger: 'schedule', status: 'complete', answers: String(asked) }]);
+      // Every answer asked once, by one instance or the other.
+      expect(simulatorCalls(instances) - callsBefore).toBe(asked);
+      // The next passes find nothing due: the watch's next run is tomorrow.
+      expect((await Promise.all([first.service.watchTracker.tick(), second.service.watchTracker.tick()])).flat()).toEqual([]);
     });
   });
 
