@@ -274,7 +274,7 @@ export {
   processOwner,
 } from './jobs/index.js';
 export type { JobContext, JobKindHandler, JobLease, JobOutcome, JobOwner, JobRecord, JobRunnerOptions, JobStatus, JobStore, JobWork } from './jobs/index.js';
-export { applyPgMigrations, createPgPool, isStoreUnreachable, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgMcpSessionStore, PgRateLimitStore, PgRunStore, PgSignInStore, PgTokenStore, PgWatchStore, readPgMigrations } from './store/postgres/index.js';
+export { applyPgMigrations, createPgPool, isStoreUnreachable, PgAccountStore, PgAuditStore, PgBudgetStore, PgJobStore, PgMapStore, PgMcpSessionStore, PgMigrationHistoryError, PgRateLimitStore, PgRunStore, PgSignInStore, PgTokenStore, PgWatchStore, readPgMigrations } from './store/postgres/index.js';
 export type { AccountStore, AuditStore, BudgetSettlement, BudgetStore, CompletedMapGeneration, MapReadState, MapStore, RateLimitStore, RunStore } from './store/ports.js';
 export type { McpSessionStore, SignInStore, TokenStore, WatchStore } from './store/ports.js';
 export type { PgMigration, PgPool } from './store/postgres/index.js';

@@ -1,6 +1,6 @@
 // The PostgreSQL adapters of the store's ports (DATABASE_URL=postgres://…), their pool and migrations.
 
-export { applyPgMigrations, PG_MIGRATIONS_DIR, readPgMigrations } from './migrate.js';
+export { applyPgMigrations, migrationHistoryProblems, PG_MIGRATIONS_DIR, PgMigrationHistoryError, readPgMigrations } from './migrate.js';
 export type { PgMigration } from './migrate.js';
 export { PgJobStore } from './pg-job-store.js';
 export { PgAccountStore } from './pg-account-store.js';
