@@ -97,6 +97,6 @@ export async function revokeAuditTokenById(
   now: Date = new Date(),
 ): Promise<boolean> {
   if (!TOKEN_ID.test(input.id)) return false;
-  const token = (await repository.listTokens(input.auditId)).find((entry) => entry.kind === input.kind && entry.tokenHash.startsWith(input.id));
-  return token !== undefined && (await repository.revokeToken(token.tokenHash, input.kind, input.auditId, now.toISOString()));
+  // One UPDATE in the store (no list read first), so it is exact whichever instance answers.
+  return repository.revokeTokenById(input.id, input.kind, input.auditId, now.toISOString());
 }

@@ -278,6 +278,11 @@ export interface TokenStore {
    * when such a token exists, revoked now or before.
    */
   revokeToken(tokenHash: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean>;
+  /**
+   * revokeToken by the listed id (the first 16 hex characters of the hash; the oldest such token should
+   * two ever share it), in one UPDATE: no read of the list first. True when such a token exists.
+   */
+  revokeTokenById(id: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean>;
 }
 
 // --- MCP sessions: McpSessionStore. SQLite: McpSessionRepository; PostgreSQL: postgres/pg-mcp-session-store.ts. ---

@@ -98,6 +98,15 @@ export class TokenRepository extends SqlRepository implements TokenStore {
     ).run(revokedAt, tokenHash, kind, auditId);
     return result.changes === 1;
   }
+
+  async revokeTokenById(id: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean> {
+    const result = this.statement(
+      `UPDATE audit_tokens SET revoked_at = COALESCE(revoked_at, ?)
+       WHERE token_hash = (SELECT token_hash FROM audit_tokens WHERE audit_id = ? AND kind = ? AND substr(token_hash, 1, 16) = ?
+                           ORDER BY created_at, token_hash LIMIT 1)`,
+    ).run(revokedAt, auditId, kind, id);
+    return result.changes === 1;
+  }
 }
 
 export function toTokenRecord(row: TokenRow): AuditTokenRecord {

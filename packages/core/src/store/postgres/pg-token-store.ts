@@ -37,6 +37,16 @@ export class PgTokenStore implements TokenStore {
     return result.rowCount === 1;
   }
 
+  async revokeTokenById(id: string, kind: AuditTokenKind, auditId: string, revokedAt: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE audit_tokens SET revoked_at = COALESCE(revoked_at, $1)
+       WHERE token_hash = (SELECT token_hash FROM audit_tokens WHERE audit_id = $2 AND kind = $3 AND substr(token_hash, 1, 16) = $4
+                           ORDER BY created_at, token_hash LIMIT 1)`,
+      [revokedAt, auditId, kind, id],
+    );
+    return result.rowCount === 1;
+  }
+
   /**
    * The badge's brand and dates for an active badge token in one query (TokenRepository.findBadgeSubject's
    * PostgreSQL form, awaited: PostgreSQL mode has no synchronous badge read, docs/architecture.md).

@@ -61,5 +61,30 @@ export function tokenStoreContract(name: string, open: () => Promise<{ first: To
       expect(await first.findActiveToken(SECOND_BADGE, 'badge')).toBeDefined();
       expect((await second.listTokens(TOKEN_AUDIT_ID)).map((token) => token.revokedAt)).toEqual([undefined, undefined, '2026-11-10T00:00:00.000Z']);
     });
+
+    it('revokes by the listed id (the hash\'s first 16 characters) in one statement, for its own audit and kind, keeping the first time', async () => {
+      const { first, second } = await open();
+      const badge = `abcdef0123456789${'1'.repeat(48)}`;
+      // Same first 16 characters, newer: the id names the oldest (the one listed first).
+      const twin = `abcdef0123456789${'2'.repeat(48)}`;
+      await first.insertToken({ tokenHash: badge, kind: 'badge', auditId: TOKEN_AUDIT_ID, createdBy: 'owner@acme.example', createdAt: '2026-11-04T10:00:00.000Z' });
+      await first.insertToken({ tokenHash: twin, kind: 'badge', auditId: TOKEN_AUDIT_ID, createdBy: 'owner@acme.example', createdAt: '2026-11-05T10:00:00.000Z' });
+      await first.insertToken({ tokenHash: SHARE, kind: 'share', auditId: TOKEN_AUDIT_ID, createdBy: 'owner@acme.example', createdAt: '2026-11-04T10:00:00.000Z' });
+      const id = badge.slice(0, 16);
+      expect(await second.revokeTokenById(id, 'badge', OTHER_TOKEN_AUDIT_ID, '2026-11-10T00:00:00.000Z')).toBe(false);
+      expect(await second.revokeTokenById(id, 'share', TOKEN_AUDIT_ID, '2026-11-10T00:00:00.000Z')).toBe(false);
+      expect(await second.revokeTokenById('0123456789abcdef', 'badge', TOKEN_AUDIT_ID, '2026-11-10T00:00:00.000Z')).toBe(false);
+      const revokes = await Promise.all([
+        first.revokeTokenById(id, 'badge', TOKEN_AUDIT_ID, '2026-11-10T00:00:00.000Z'),
+        second.revokeTokenById(id, 'badge', TOKEN_AUDIT_ID, '2026-11-11T00:00:00.000Z'),
+      ]);
+      expect(revokes).toEqual([true, true]);
+      // Already revoked: still true, the first time kept.
+      expect(await second.revokeTokenById(id, 'badge', TOKEN_AUDIT_ID, '2026-12-01T00:00:00.000Z')).toBe(true);
+      const listed = await first.listTokens(TOKEN_AUDIT_ID);
+      expect(listed.find((token) => token.tokenHash === badge)?.revokedAt).toMatch(/^2026-11-1[01]T00:00:00\.000Z$/);
+      expect(listed.find((token) => token.tokenHash === twin)?.revokedAt).toBeUndefined();
+      expect(listed.find((token) => token.tokenHash === SHARE)?.revokedAt).toBeUndefined();
+    });
   });
 }
