@@ -106,6 +106,34 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
       expect(simulatorCalls(instances)).toBe(2 * allowed);
     });
 
+    it('the map read\'s limit (120 a minute per caller) is one counter in PostgreSQL: 200 reads over both instances, exactly 120 answered', async () => {
+      const audit = await postJson(
+        `${instances[0].url}/api/audit`,
+        { brand: 'Pipedrive', website: 'pipedrive.test', category: 'CRM software' },
+        { headers: { 'X-Forwarded-For': '203.0.113.7' } },
+      );
+      expect(audit.status).toBe(200);
+      const reader = '203.0.113.8';
+      const results = await Promise.all(
+        Array.from({ length: CALLERS }, (_, index) =>
+          fetch(`${(instances[index % 2] as TestService).url}/api/audit/${audit.body.id as string}/fanout-map`, { headers: { 'X-Forwarded-For': reader } }),
+        ),
+      );
+      const statuses = results.map((result) => result.status);
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+      const answered = statuses.filter((status) => status === 200).length;
+      const { rows } = await database.pool.query<{ used: number }>(
+        "SELECT used FROM rate_limit_counters WHERE bucket = 'getBuyerQuestionMap:minute' AND caller_key = $1",
+        [`caller:${reader}`],
+      );
+      expect(rows.reduce((sum, row) => sum + row.used, 0)).toBe(answered);
+      for (const row of rows) expect(row.used).toBeLessThanOrEqual(120);
+      // One minute window for the whole burst (the usual case): exactly 120, not 120 per instance.
+      if (rows.length === 1) expect(answered).toBe(120);
+      const refused = results.find((result) => result.status === 429);
+      expect(await refused?.json()).toMatchObject({ code: 'rate_limited' });
+    });
+
     it('one account with N credits: of 200 concurrent re-runs on both instances exactly N start, the balance ends at 0, never below', async () => {
       const credits = 4;
       // One real audit of the owner, with its free first map, cloned into 200 audits of the same owner

@@ -131,8 +131,10 @@ export async function createRuntime(config: Config, logger: Logger): Promise<Run
     });
     const rateLimiter = createRateLimiter(store.rateLimitRepository, {
       policies: buildLimitPolicies({ repeatDailyCap: config.repeatDailyCap }),
-      // Map reads spend nothing: their counters are in memory (no SQLite write per read); the rest stay durable.
-      inMemoryOperations: IN_MEMORY_LIMITED_OPERATIONS,
+      // Map reads spend nothing: on SQLite their counters are in memory (no write per read, answered before
+      // Express without awaiting). On PostgreSQL the read awaits the database anyway, so its counter is there
+      // too, one per deployment: N instances do not make N × 120 reads a minute.
+      inMemoryOperations: store.kind === 'sqlite' ? IN_MEMORY_LIMITED_OPERATIONS : [],
     });
     if (config.providerMode === 'demo') simulator = await startSimulator({ host: '127.0.0.1', port: 0 });
     const adapters = createProviderLineup(resolveLineupSettings(config, simulator?.baseUrls), {

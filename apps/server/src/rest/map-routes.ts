@@ -119,7 +119,8 @@ export function mapRoutes(context: RouteContext): MapRoutes {
       writeAnswer(response, apiErrorAnswer(AUDIT_NOT_FOUND, docsUrl));
       return;
     }
-    const decision = runtime.rateLimiter.consumeLocal('getBuyerQuestionMap', caller);
+    // PostgreSQL mode: the counter is in the database (the runtime keeps none in memory here), shared by every instance.
+    const decision = await runtime.rateLimiter.consume('getBuyerQuestionMap', caller);
     if (!decision.allowed) {
       writeAnswer(response, apiErrorAnswer(rateLimitRefusal(decision, 'getBuyerQuestionMap'), docsUrl));
       return;
