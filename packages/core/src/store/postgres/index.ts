@@ -13,5 +13,5 @@ export { PgRunStore } from './pg-run-store.js';
 export { PgSignInStore } from './pg-sign-in-store.js';
 export { PgTokenStore } from './pg-token-store.js';
 export { PgWatchStore } from './pg-watch-store.js';
-export { createPgPool, inTransaction, isStoreUnreachable, PG_CONNECT_TIMEOUT_MS, PG_STATEMENT_TIMEOUT_MS } from './pool.js';
+export { createPgPool, inTransaction, isStoreUnreachable, PG_CONNECT_TIMEOUT_MS, PG_POOL_WAIT_MS, PG_STATEMENT_TIMEOUT_MS, type PgPoolOptions } from './pool.js';
 export type { PgPool } from './pool.js';

@@ -1,21 +1,47 @@
 import pg from 'pg';
 
-/** How long a request waits for a connection or a statement before the store counts as unavailable. */
+/** How long opening a connection to PostgreSQL may take before the store counts as unavailable. */
 export const PG_CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * How long a request may wait for a free connection of the pool (all `max` busy) before it is refused.
+ * Longer than the connect deadline: a burst of requests on a healthy database queues for its turn
+ * instead of being told the database is unreachable; a database that hangs is still given up on
+ * within the statement deadline.
+ */
+export const PG_POOL_WAIT_MS = 10_000;
 export const PG_STATEMENT_TIMEOUT_MS = 10_000;
 
 export type PgPool = pg.Pool;
 
+export interface PgPoolOptions {
+  max?: number;
+  onError?: (error: Error) => void;
+  /** Tests only: shorter deadlines than PG_CONNECT_TIMEOUT_MS and PG_POOL_WAIT_MS. */
+  connectTimeoutMs?: number;
+  poolWaitMs?: number;
+}
+
 /**
- * A pool on DATABASE_URL that fails fast when PostgreSQL is unreachable (connect within 3 s, statements
- * within 10 s) and recovers by itself: a broken connection is dropped from the pool and the next query
- * opens a new one. An idle client's error (the server restarted) is logged, never thrown.
+ * A pool on DATABASE_URL that fails fast when PostgreSQL is unreachable (a new connection within 3 s,
+ * statements within 10 s) and recovers by itself: a broken connection is dropped from the pool and the
+ * next query opens a new one. A request that finds every connection busy waits up to 10 s for one (pg's
+ * pool has one deadline for both waits, so the connect deadline is set on each client instead). An idle
+ * client's error (the server restarted) is logged, never thrown.
  */
-export function createPgPool(url: string, options: { max?: number; onError?: (error: Error) => void } = {}): PgPool {
+export function createPgPool(url: string, options: PgPoolOptions = {}): PgPool {
+  const connectTimeoutMs = options.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS;
+  class DeadlineClient extends pg.Client {
+    // pg-pool constructs it with the pool's options; the types only know a no-argument constructor.
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: connectTimeoutMs });
+    }
+  }
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
-    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    Client: DeadlineClient,
+    // The pool's own deadline: the wait for a free connection (and a backstop on a new one's connect).
+    connectionTimeoutMillis: options.poolWaitMs ?? PG_POOL_WAIT_MS,
     idleTimeoutMillis: 30_000,
     statement_timeout: PG_STATEMENT_TIMEOUT_MS,
     query_timeout: PG_STATEMENT_TIMEOUT_MS + 1_000,
@@ -45,8 +71,8 @@ export async function inTransaction<T>(pool: PgPool, work: (client: pg.PoolClien
 const UNREACHABLE_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
 /** PostgreSQL's own: shutting down, starting up, too many connections. */
 const UNREACHABLE_SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
-/** What pg and pg-pool throw without a code: the connect deadline, a cut connection, the query deadline. */
-const UNREACHABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /Connection terminated/i, /Query read timeout/i, /Client has encountered a connection error/i];
+/** What pg and pg-pool throw without a code: the pool's wait, the client's connect deadline, a cut connection, the query deadline. */
+const UNREACHABLE_MESSAGES = [/timeout exceeded when trying to connect/i, /timeout expired/i, /Connection terminated/i, /Query read timeout/i, /Client has encountered a connection error/i];
 
 /**
  * True when an error says PostgreSQL cannot be reached right now (refused, cut, timed out, shutting
