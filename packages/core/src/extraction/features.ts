@@ -221,7 +221,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
 
   // a brand a maintained collection knows (simple-icons): strong evidence unless it is also an everyday word
   if (k.knownBrands.has(knownBrandKey(whole))) set(words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
-  else if (words.length > 1 && ranks[0] === undefined && k.knownBrands.has(knownBrandKey(firstWord))) set('gaz:known_brand_first_word');
+  else if (words.length > 1 && k.knownBrands.has(knownBrandKey(firstWord))) set(ranks[0] === undefined ? 'gaz:known_brand_first_word' : 'gaz:known_brand_everyday_first_word');
 
   // context around it
   const before = wordsBefore(candidate, 3);
