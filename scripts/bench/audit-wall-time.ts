@@ -34,7 +34,7 @@ export async function startBenchSite(): Promise<{ origin: string; close(): Promi
   };
 }
 
-async function setLatency(simulatorUrl: string, latencyMs: number): Promise<void> {
+export async function setLatency(simulatorUrl: string, latencyMs: number): Promise<void> {
   const response = await fetch(`${simulatorUrl}/__simulator/latency`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: latencyMs }) });
   if (!response.ok) throw new Error(`the simulator refused latency ${latencyMs}: ${response.status}`);
 }

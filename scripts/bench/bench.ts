@@ -9,7 +9,6 @@
 // Prints one markdown table and writes test-artifacts/bench/latest.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +16,7 @@ import autocannon from 'autocannon';
 import { DEFAULT_PROVIDER_CONCURRENCY } from '@visibility/core';
 import { measureAudit, measureMap, startBenchSite, type AuditBenchFigures, type MapBenchFigures } from './audit-wall-time.js';
 import { measureExtractor, readDevSet, type ThroughputFigures } from './extractor-throughput.js';
+import { cpuMs, distinctCaller, freePort, mean, simulatorLineup } from './bench-support.js';
 import { mintBadgeToken, signInByOutbox } from './owner-setup.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
@@ -128,17 +128,6 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchA
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function waitForHealth(url: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
@@ -153,18 +142,7 @@ async function waitForHealth(url: string): Promise<void> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const mb = (bytes: number) => bytes / (1024 * 1024);
-
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat; undefined off Linux. */
-const CLOCK_TICKS_PER_SECOND = Number(process.env.BENCH_CLK_TCK ?? 100);
-function cpuMs(pid: number | undefined): number | undefined {
-  const file = `/proc/${String(pid)}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
-  const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  // After "pid (comm) ": state is field 3, utime 14 and stime 15 (man 5 proc).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
 
 /** Runs `work` and adds the CPU time the service and the simulator spent meanwhile. */
 async function withCpu<T>(service: ChildProcess, simulator: ChildProcess, work: () => Promise<T>): Promise<T & { serviceCpuMs?: number; simulatorCpuMs?: number }> {
@@ -178,13 +156,6 @@ async function withCpu<T>(service: ChildProcess, simulator: ChildProcess, work: 
     ...(serviceBefore === undefined || serviceAfter === undefined ? {} : { serviceCpuMs: serviceAfter - serviceBefore }),
     ...(simulatorBefore === undefined || simulatorAfter === undefined ? {} : { simulatorCpuMs: simulatorAfter - simulatorBefore }),
   };
-}
-
-/** A different caller for every request: 10.0.0.1, 10.0.0.2, ... (16 M of them). */
-let nextCaller = 0;
-function distinctCaller(): string {
-  nextCaller = (nextCaller + 1) % 0xffffff;
-  return `10.${(nextCaller >> 16) & 255}.${(nextCaller >> 8) & 255}.${nextCaller & 255}`;
 }
 
 async function load(origin: string, path: string, callers: Callers, headers: Record<string, string>, serverPid: number | undefined): Promise<Figures> {
@@ -279,16 +250,7 @@ async function main(): Promise<void> {
     // Production logs one line per request; BENCH_LOG_LEVEL=warn measures without them.
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     // A live lineup pointed at the simulator, with demo- model ids so the budget prices them at 0.
-    PROVIDER_MODE: 'live',
-    OPENAI_API_KEY: 'bench',
-    OPENAI_BASE_URL: `${simulatorUrl}/v1`,
-    OPENAI_MODEL: 'demo-gpt-4.1-mini',
-    ANTHROPIC_API_KEY: 'bench',
-    ANTHROPIC_BASE_URL: simulatorUrl,
-    ANTHROPIC_MODEL: 'demo-claude-sonnet-4-5',
-    GEMINI_API_KEY: 'bench',
-    GEMINI_BASE_URL: simulatorUrl,
-    GEMINI_MODEL: 'demo-gemini-2.5-flash',
+    ...simulatorLineup(simulatorUrl),
     CRAWL_HOST_MAP: `pipedrive.bench=${site.origin}`,
     // X-Forwarded-For from the bench (on loopback) names the caller, so each read can be a new caller.
     TRUST_PROXY: 'loopback',

@@ -13,15 +13,15 @@
 // Prints one markdown table (and the load average before and after) and writes
 // test-artifacts/bench/pg-scale.json.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createPgPool } from '@visibility/core';
 import { startThrowawayCluster, type ThrowawayCluster } from '../pg/cluster.js';
-import { startBenchSite } from './audit-wall-time.js';
+import { setLatency, startBenchSite } from './audit-wall-time.js';
+import { cpuMs, distinctCaller, freePort, mean, simulatorLineup } from './bench-support.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -67,17 +67,6 @@ function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpMatchA
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
@@ -86,28 +75,12 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat; undefined off Linux. */
-const CLOCK_TICKS_PER_SECOND = Number(process.env.BENCH_CLK_TCK ?? 100);
-function cpuMs(pid: number | undefined): number | undefined {
-  const file = `/proc/${String(pid)}/stat`;
-  if (pid === undefined || !existsSync(file)) return undefined;
-  const fields = readFileSync(file, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
-}
-
 /** CPU the service instances used while `work` ran, summed over them (NaN off Linux). */
 async function instancesCpu<T>(children: readonly ChildProcess[], work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> {
   const before = children.map((child) => cpuMs(child.pid) ?? Number.NaN);
   const result = await work();
   const after = children.map((child) => cpuMs(child.pid) ?? Number.NaN);
   return { result, cpuMs: after.reduce((sum, value, index) => sum + value - (before[index] ?? Number.NaN), 0) };
-}
-
-/** A different caller for every request: 10.0.0.1, 10.0.0.2, ... */
-let nextCaller = 0;
-function distinctCaller(): string {
-  nextCaller = (nextCaller + 1) % 0xffffff;
-  return `10.${(nextCaller >> 16) & 255}.${(nextCaller >> 8) & 255}.${nextCaller & 255}`;
 }
 
 /** Loads every instance at once for DURATION_SECONDS, the connections split evenly; sums their throughput. */
@@ -140,11 +113,6 @@ async function postAudit(base: string, caller: string): Promise<{ status: number
   return { status: response.status, body: (await response.json()) as { id?: string; reportUrl?: string } };
 }
 
-async function setLatency(simulatorUrl: string, latencyMs: number): Promise<void> {
-  const response = await fetch(`${simulatorUrl}/__simulator/latency`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ms: latencyMs }) });
-  if (!response.ok) throw new Error(`the simulator refused latency ${latencyMs}: ${response.status}`);
-}
-
 async function measureDeployment(
   instances: number,
   round: number,
@@ -173,16 +141,7 @@ async function measureDeployment(
         DATABASE_URL: url.toString(),
         SESSION_SECRET,
         LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-        PROVIDER_MODE: 'live',
-        OPENAI_API_KEY: 'bench',
-        OPENAI_BASE_URL: `${simulatorUrl}/v1`,
-        OPENAI_MODEL: 'demo-gpt-4.1-mini',
-        ANTHROPIC_API_KEY: 'bench',
-        ANTHROPIC_BASE_URL: simulatorUrl,
-        ANTHROPIC_MODEL: 'demo-claude-sonnet-4-5',
-        GEMINI_API_KEY: 'bench',
-        GEMINI_BASE_URL: simulatorUrl,
-        GEMINI_MODEL: 'demo-gemini-2.5-flash',
+        ...simulatorLineup(simulatorUrl),
         CRAWL_HOST_MAP: `pipedrive.bench=${siteOrigin}`,
         TRUST_PROXY: 'loopback',
       };
@@ -248,7 +207,6 @@ async function measureDeployment(
   }
 }
 
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 async function main(): Promise<void> {

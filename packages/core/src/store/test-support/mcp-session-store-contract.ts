@@ -7,17 +7,18 @@ const OTHER_ID = '0b7a5a52-4a44-4e0e-9a47-3f3d2f0c1a02';
 const T0 = new Date('2026-11-26T10:00:00.000Z');
 const at = (seconds: number): Date => new Date(T0.getTime() + seconds * 1000);
 
+/** What an initialize records about a session, besides its id. */
+const INITIALIZED: Omit<NewMcpSession, 'id'> = {
+  callerKey: '198.51.100.7',
+  ownerEmail: 'owner@acme.example',
+  protocolVersion: '2025-06-18',
+  clientInfo: { name: 'claude-code', version: '2.1.0' },
+  clientCapabilities: { elicitation: {}, roots: { listChanged: true } },
+  createdAt: T0.toISOString(),
+};
+
 function session(id: string, overrides: Partial<NewMcpSession> = {}): NewMcpSession {
-  return {
-    id,
-    callerKey: '198.51.100.7',
-    ownerEmail: 'owner@acme.example',
-    protocolVersion: '2025-06-18',
-    clientInfo: { name: 'claude-code', version: '2.1.0' },
-    clientCapabilities: { elicitation: {}, roots: { listChanged: true } },
-    createdAt: T0.toISOString(),
-    ...overrides,
-  };
+  return { id, ...INITIALIZED, ...overrides };
 }
 
 /** The MCP sessions port's contract: two handles on one store stand for two instances. */
@@ -27,17 +28,7 @@ export function mcpSessionStoreContract(name: string, open: () => Promise<{ firs
       const { first, second } = await open();
       await first.insertSession(session(SESSION_ID));
       await first.insertSession(session(OTHER_ID, { ownerEmail: undefined, clientCapabilities: {} }));
-      expect(await second.findOpenSession(SESSION_ID, at(-600))).toEqual({
-        id: SESSION_ID,
-        callerKey: '198.51.100.7',
-        ownerEmail: 'owner@acme.example',
-        protocolVersion: '2025-06-18',
-        clientInfo: { name: 'claude-code', version: '2.1.0' },
-        clientCapabilities: { elicitation: {}, roots: { listChanged: true } },
-        createdAt: T0.toISOString(),
-        lastSeenAt: T0.toISOString(),
-        endedAt: undefined,
-      });
+      expect(await second.findOpenSession(SESSION_ID, at(-600))).toEqual({ id: SESSION_ID, ...INITIALIZED, lastSeenAt: T0.toISOString(), endedAt: undefined });
       expect(await second.findOpenSession(OTHER_ID, at(-600))).toMatchObject({ ownerEmail: undefined, clientCapabilities: {} });
       // Last seen exactly at the cutoff is still open; one millisecond later it is not.
       expect(await second.findOpenSession(SESSION_ID, T0)).toBeDefined();
