@@ -281,7 +281,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   const table = candidate.block.table;
   if (table !== undefined) {
     const header = fold(table.header);
-    if (table.column === 0) set('table:first_column');
+    if (table.column === 0) set(table.row === 0 ? 'table:corner' : 'table:first_column');
     if (containsAny(header, k.lists.nameColumnHeaders)) set('table:name_header');
     if (containsAny(header, k.lists.nonNameColumnWords)) set('table:non_name_header');
     if (containsAny(header, k.lists.makerColumnHeaders)) set('table:maker_header');
