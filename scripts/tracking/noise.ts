@@ -78,7 +78,7 @@ for (const perProvider of [10, 30, 60]) {
     let detected = 0;
     for (let seed = 1; seed <= HISTORIES; seed++) {
       const changes = history(seed + 100_000, 12, perProvider, (run) => (run >= 10 ? to : from));
-      if ([...changes[10]!, ...changes[11]!].some((change) => change.provider === 'overall' && change.direction === 'down')) detected += 1;
+      if ([...(changes[10] ?? []), ...(changes[11] ?? [])].some((change) => change.provider === 'overall' && change.direction === 'down')) detected += 1;
     }
     console.log(`  ${perProvider} answers per provider per run, ${from} -> ${to}: detected in ${((100 * detected) / HISTORIES).toFixed(1)}%`);
   }

@@ -67,11 +67,11 @@ export function restoreLineBreaks(answer: string): string {
   const text = answer.replace(/\r\n?/gu, '\n');
   // a trailing line break (what a pipe or an editor adds) does not make a one-line answer two lines
   if (text.length < 240 || text.trim().includes('\n')) return text;
-  return text
-    .replace(/\s+(#{1,4}\s)/gu, '\n\n$1')
-    .replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2')
-    .replace(NUMBERED_RUN, (match: string, space: string, number: string, offset: number, whole: string) =>
-      numberedItems(whole).has(offset + space.length) ? `\n${match.slice(space.length)}` : match,
+  const numbered = text.replace(/\s+(#{1,4}\s)/gu, '\n\n$1').replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2');
+  const items = numberedItems(numbered);
+  return numbered
+    .replace(NUMBERED_RUN, (match: string, space: string, _number: string, offset: number) =>
+      items.has(offset + space.length) ? `\n${match.slice(space.length)}` : match,
     )
     .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
     .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n')
@@ -82,7 +82,7 @@ export function restoreLineBreaks(answer: string): string {
 }
 
 /**
- * The name a field label follows (`… at scale Pipedrive` / `Best for:`): a capitalised run of up to five
+ * The name a field label follows (`… at scale Globex` / `Best for:`): a capitalised run of up to five
  * words at the end of a line, after a lower-case word or a colon. Made a list item of its own when the
  * same label opens two or more lines (a list of picks, each with its fields, copied as one line).
  */

@@ -257,7 +257,7 @@ function trimRange(text: string, from: number, to: number): [number, number] | n
   if (/['’]s$/u.test(text.slice(start, end))) end -= 2;
   // unbalanced quotes or brackets at the edges
   while (end > start && /["'“”’)\]]/u.test(text[end - 1] ?? '') && !balanced(text.slice(start, end))) end -= 1;
-  while (start < end && /["'“”‘(\[]/u.test(text[start] ?? '')) start += 1;
+  while (start < end && /["'“”‘([]/u.test(text[start] ?? '')) start += 1;
   if (end <= start || !/[\p{L}\p{N}]/u.test(text.slice(start, end))) return null;
   return [start, end];
 }

@@ -190,7 +190,7 @@ function isStructuralSpot(text: string, start: number, end: number): boolean {
 
 function isSentenceStart(text: string, start: number): boolean {
   let index = start - 1;
-  while (index >= 0 && /[\s*_#>"“‘'(\[]/u.test(text[index] ?? '')) {
+  while (index >= 0 && /[\s*_#>"“‘'([]/u.test(text[index] ?? '')) {
     if (text[index] === '\n') return true;
     index -= 1;
   }

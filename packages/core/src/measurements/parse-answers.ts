@@ -41,8 +41,8 @@ function opener<T>(source: string, value: T, strip: boolean): Opener<T> {
 }
 
 const RECOGNITION_OPENERS: readonly Opener<boolean>[] = [
-  opener(String.raw`yes|yeah|yep|yup|sí|${BARE_SI}`, true, true),
-  opener(String.raw`no|nope`, false, true),
+  opener(`yes|yeah|yep|yup|sí|${BARE_SI}`, true, true),
+  opener('no|nope', false, true),
 ];
 
 // Phrases that say the model does not know the brand, for answers without a Yes/No marker.
@@ -86,13 +86,13 @@ const RECOMMENDATION_OPENERS: readonly Opener<RecommendVerdict>[] = [
   // Unsure before no: "No estoy seguro", "Not sure" start like a no.
   opener(String.raw`no\s+estoy\s+segur[oa]|not\s+sure|unsure|uncertain|maybe|perhaps|possibly|tal\s+vez|quiz[aá]s?|depende|depends|incierto|incierta`, 'unsure', true),
   opener(String.raw`yes\s+and\s+no|s[ií]\s+y\s+no|it\s+depends|hard\s+to\s+say|difficult\s+to\s+say|(?:i['’]m|i\s+am)\s+not\s+sure|no\s+lo\s+s[eé]`, 'unsure', false),
-  opener(String.raw`no|nope`, 'no', true),
+  opener('no|nope', 'no', true),
   opener(
     String.raw`not\s+really|not\s+recommended|i\s+would\s+not|i\s+wouldn['’]t|i\s+do\s+not\s+recommend|i\s+don['’]t\s+recommend|i\s+can\s*not\s+recommend|i\s+can['’]t\s+recommend`,
     'no',
     false,
   ),
-  opener(String.raw`yes|yeah|yep|yup|sí|${BARE_SI}`, 'yes', true),
+  opener(`yes|yeah|yep|yup|sí|${BARE_SI}`, 'yes', true),
   opener(String.raw`definitely|absolutely|certainly|i\s+would\s+recommend|i['’]d\s+recommend|i\s+recommend|highly\s+recommended|recommended`, 'yes', false),
 ];
 
