@@ -334,6 +334,9 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       // "Acme's Turbo Plan": the owner and the owned are two runs
       if (/['’]s$/u.test(previous.text) && previous !== first) break;
       if (/['’]s$/u.test(previous.text) && previous === first && /^\p{Lu}/u.test(token.text)) break;
+      // a capitalised function word inside a run opens the next sentence whose full stop was lost
+      // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex")
+      if (lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) break;
       if (isCapToken(token.text) || (isNumberToken(token.text) && next - index < MAX_NAME_WORDS)) {
         last = next;
         next += 1;
@@ -387,4 +390,11 @@ function atSentenceStart(text: string, position: number): boolean {
   const before = text.slice(0, position).replace(/[\s"'“‘(*_¿¡]+$/u, '');
   if (before === '') return true;
   return /[.!?:;…\n–—]$/u.test(before) || /\s-$/u.test(before) || /^\s*(?:\d{1,2}[.)]|[-*•])$/u.test(before) || /\p{Extended_Pictographic}$/u.test(before);
+}
+
+/** Words that open a sentence, not a name: "The", "Its", "Not" followed by a lower-case word ("… Acme CRM The most popular …"). */
+const SENTENCE_OPENERS = new Set(['the', 'a', 'an', 'this', 'these', 'it', 'its', "it's", 'not', 'very', 'our', 'my', 'your', 'their', 'they', 'we', 'you', 'also', 'great', 'best', 'el', 'la', 'los', 'las', 'un', 'una', 'es', 'o', 'os', 'le', 'les', 'der', 'die', 'das']);
+
+function lostSentenceStart(token: string, after: string): boolean {
+  return /^\p{Lu}\p{Ll}*$/u.test(token) && SENTENCE_OPENERS.has(token.toLowerCase()) && /^ \p{Ll}/u.test(after);
 }
