@@ -344,7 +344,9 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       }
       // a connector inside a name: "Bank of America", "El Corte Inglés"
       const after = tokens[next + 1];
-      if (CONNECTORS.has(token.text.toLowerCase()) && after !== undefined && after.text !== '\u0000' && isCapToken(after.text) && /^ $/u.test(text.slice(token.end, after.start))) {
+      // "Best for Acme Cloud" is a label and a name, not one name
+      const labelBefore = token.text === 'for' && knowledge().lists.labelWords.has(previous.text.toLowerCase());
+      if (!labelBefore && CONNECTORS.has(token.text.toLowerCase()) && after !== undefined && after.text !== '\u0000' && isCapToken(after.text) && /^ $/u.test(text.slice(token.end, after.start))) {
         last = next + 1;
         next += 2;
         continue;
