@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readBlocks, restoreLineBreaks } from './answer-blocks.js';
+import { readBlocks } from './answer-blocks.js';
+import { restoreLineBreaks } from './restore-line-breaks.js';
 import { nameParts, readCandidates } from './candidates.js';
 import { explainExtraction, extractBrands } from './extract-brands.js';
 

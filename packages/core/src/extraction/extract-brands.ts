@@ -2,7 +2,8 @@
 // parse (answer-blocks.ts) → candidates (candidates.ts) → features (features.ts) → a fitted
 // logistic model (model.ts) → entries, one per brand or product (entries.ts).
 
-import { readBlocks, restoreLineBreaks } from './answer-blocks.js';
+import { readBlocks } from './answer-blocks.js';
+import { restoreLineBreaks } from './restore-line-breaks.js';
 import { compactBrandKey } from './brand-key.js';
 import { readCandidates, type Candidate } from './candidates.js';
 import type { Entry } from './entries.js';

@@ -1,0 +1,80 @@
+// A one-line answer (copied from a web page, its line breaks lost) gets its breaks back before it is
+// parsed: before list markers, headings, numbered items and field labels, so the parser sees its
+// structure again instead of one long paragraph.
+
+import { fold, knowledge } from './knowledge.js';
+
+/**
+ * Lines lost when an answer was copied from a web page come back before list markers, headings and
+ * field labels (`Price:`, `Best for:`, `Pros:`: a label word opening a phrase of at most three words
+ * that ends in a colon), so a name is not read as one run with the label after it.
+ */
+export function restoreLineBreaks(answer: string): string {
+  const text = answer.replace(/\r\n?/gu, '\n');
+  // a trailing line break (what a pipe or an editor adds) does not make a one-line answer two lines
+  if (text.length < 240 || text.trim().includes('\n')) return text;
+  const numbered = text.replace(/\s+(#{1,4}\s)/gu, '\n\n$1').replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2');
+  const items = numberedItems(numbered);
+  return numbered
+    .replace(NUMBERED_RUN, (match: string, space: string, _number: string, offset: number) =>
+      items.has(offset + space.length) ? `\n${match.slice(space.length)}` : match,
+    )
+    .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
+    .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n')
+    .replace(FIELD_LABEL, (_match: string, phrase: string) => breakBeforeLabel(phrase))
+    .replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string, _offset: number, whole: string) =>
+      labelRepeats(whole, label) ? `${before}\n- **${name}**\n${label}` : match,
+    );
+}
+
+/**
+ * The name a field label follows (`… at scale Globex` / `Best for:`): a capitalised run of up to five
+ * words at the end of a line, after a lower-case word or a colon. Made a list item of its own when the
+ * same label opens two or more lines (a list of picks, each with its fields, copied as one line).
+ */
+const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)(?: (?:&|\+|[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)){0,4})\n([^\n:]{1,40}:)/gu;
+
+function labelRepeats(text: string, label: string): boolean {
+  return text.split(`\n${label}`).length > 2;
+}
+
+/** A number opening an item (`2. Name`, `3) Name`), wherever the item before it ended. */
+const NUMBERED_RUN = /(\s+)(\d{1,2})[.)]\s+(?=[\p{Lu}\p{N}*[])/gu;
+
+/** Where numbers count 1, 2, 3… through the text: the items of a list whose breaks were lost. */
+function numberedItems(text: string): Set<number> {
+  const starts = new Set<number>();
+  let expected = 1;
+  let chain: number[] = [];
+  for (const match of text.matchAll(NUMBERED_RUN)) {
+    const number = Number(match[2]);
+    const at = (match.index ?? 0) + (match[1]?.length ?? 0);
+    if (number === expected) {
+      chain.push(at);
+      expected += 1;
+    } else if (number === 1) {
+      if (chain.length >= 2) for (const start of chain) starts.add(start);
+      chain = [at];
+      expected = 2;
+    }
+  }
+  if (chain.length >= 2) for (const start of chain) starts.add(start);
+  return starts;
+}
+
+/** Up to three words ending in a colon, after a word (not after a full stop: that break is not lost). */
+const FIELD_LABEL = /(?<=[\p{L}\p{N})%])((?:\s+[\p{L}'’-]+){1,3}):(?=\s)/gu;
+
+/** Breaks the line before the last capitalised label word of the phrase (`… Initech Suite| Best for:`). */
+function breakBeforeLabel(phrase: string): string {
+  const words = [...phrase.matchAll(/\s+([\p{L}'’-]+)/gu)];
+  const lists = knowledge().lists;
+  for (let index = words.length - 1; index >= 0; index -= 1) {
+    const word = words[index]?.[1] ?? '';
+    const at = words[index]?.index ?? 0;
+    if (/^\p{Lu}/u.test(word) && (lists.labelWords.has(fold(word)) || lists.adviceSectionWords.has(fold(word)))) {
+      return `${phrase.slice(0, at)}\n${phrase.slice(at).trimStart()}:`;
+    }
+  }
+  return `${phrase}:`;
+}
