@@ -1,25 +1,19 @@
 // The jobs port's contract on every adapter: SQLite (two connections to one file), PostgreSQL (two pools
 // on one database: two instances), and the in-memory one.
 
-import { afterAll, beforeAll, describe } from 'vitest';
 import { createMemoryJobStore } from './memory-job-store.js';
 import { jobStoreContract } from './test-support/job-store-contract.js';
 import { PgJobStore } from '../store/postgres/pg-job-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from '../store/postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from '../store/postgres/test-support/pg-test-database.js';
 import { useTempStores } from '../store/test-support/temp-stores.js';
 
 const stores = useTempStores('job-store');
 
 jobStoreContract('SQLite', async () => ({ first: stores.open().jobRepository, second: stores.open().jobRepository }));
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('jobs');
-  });
-  afterAll(async () => database?.drop());
+describeOnPostgres('jobs', (fresh) => {
   jobStoreContract('PostgreSQL', async () => {
-    await database.truncate();
+    const database = await fresh();
     return { first: new PgJobStore(database.pool()), second: new PgJobStore(database.pool()) };
   });
 });

@@ -1,9 +1,9 @@
 // The audits port's contract on SQLite (two connections to one file) and PostgreSQL (two pools on one
 // database): an audit stored by one instance reads back exactly on another.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgAuditStore } from './postgres/pg-audit-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from './postgres/test-support/pg-test-database.js';
 import { auditStoreContract, contractAudit } from './test-support/audit-store-contract.js';
 import { useTempStores } from './test-support/temp-stores.js';
 
@@ -21,14 +21,9 @@ describe('AuditRepository (SQLite only)', () => {
   });
 });
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('audits');
-  });
-  afterAll(async () => database?.drop());
+describeOnPostgres('audits', (fresh) => {
   auditStoreContract('PostgreSQL', async () => {
-    await database.truncate();
+    const database = await fresh();
     return { first: new PgAuditStore(database.pool()), second: new PgAuditStore(database.pool()) };
   });
 });

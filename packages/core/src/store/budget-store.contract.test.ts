@@ -1,9 +1,8 @@
 // The budget port's contract on SQLite (two connections to one file) and PostgreSQL (two pools on one
 // database): reservations exact under concurrency, settlements atomic with their call-log row.
 
-import { afterAll, beforeAll, describe } from 'vitest';
 import { PgBudgetStore } from './postgres/pg-budget-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from './postgres/test-support/pg-test-database.js';
 import { budgetStoreContract } from './test-support/budget-store-contract.js';
 import { useTempStores } from './test-support/temp-stores.js';
 
@@ -20,24 +19,22 @@ budgetStoreContract('SQLite', async () => {
   };
 });
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('budget');
-    await database
-      .pool()
-      .query("CREATE FUNCTION broken_log() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk gone'; END $$");
-  });
-  afterAll(async () => database?.drop());
-  budgetStoreContract('PostgreSQL', async () => {
-    await database.truncate();
-    const admin = database.pool();
-    return {
-      first: new PgBudgetStore(database.pool()),
-      second: new PgBudgetStore(database.pool()),
-      callLog: async () => (await admin.query<{ purpose: string; outcome: string }>('SELECT purpose, outcome FROM provider_calls ORDER BY id')).rows,
-      breakCallLog: async () => void (await admin.query('CREATE TRIGGER broken_log BEFORE INSERT ON provider_calls FOR EACH ROW EXECUTE FUNCTION broken_log()')),
-      repairCallLog: async () => void (await admin.query('DROP TRIGGER broken_log ON provider_calls')),
-    };
-  });
-});
+describeOnPostgres(
+  'budget',
+  (fresh) => {
+    budgetStoreContract('PostgreSQL', async () => {
+      const database = await fresh();
+      const admin = database.pool();
+      return {
+        first: new PgBudgetStore(database.pool()),
+        second: new PgBudgetStore(database.pool()),
+        callLog: async () => (await admin.query<{ purpose: string; outcome: string }>('SELECT purpose, outcome FROM provider_calls ORDER BY id')).rows,
+        breakCallLog: async () => void (await admin.query('CREATE TRIGGER broken_log BEFORE INSERT ON provider_calls FOR EACH ROW EXECUTE FUNCTION broken_log()')),
+        repairCallLog: async () => void (await admin.query('DROP TRIGGER broken_log ON provider_calls')),
+      };
+    });
+  },
+  async (database) => {
+    await database.pool().query("CREATE FUNCTION broken_log() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk gone'; END $$");
+  },
+);

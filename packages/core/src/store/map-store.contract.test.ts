@@ -1,11 +1,10 @@
 // The maps port's contract on SQLite (two connections to one file) and PostgreSQL (two pools on one
 // database): one first job and one paid re-run per audit whichever instance starts it, each cell once.
 
-import { afterAll, beforeAll, describe } from 'vitest';
 import { PgAccountStore } from './postgres/pg-account-store.js';
 import { PgAuditStore } from './postgres/pg-audit-store.js';
 import { PgMapStore } from './postgres/pg-map-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from './postgres/test-support/pg-test-database.js';
 import { mapStoreContract } from './test-support/map-store-contract.js';
 import { useTempStores } from './test-support/temp-stores.js';
 
@@ -16,14 +15,9 @@ mapStoreContract('SQLite', async () => {
   return { first: store.mapStore, second: stores.open().mapStore, audits: store.auditRepository, accounts: store.accountRepository };
 });
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('maps');
-  });
-  afterAll(async () => database?.drop());
+describeOnPostgres('maps', (fresh) => {
   mapStoreContract('PostgreSQL', async () => {
-    await database.truncate();
+    const database = await fresh();
     return {
       first: new PgMapStore(database.pool()),
       second: new PgMapStore(database.pool()),

@@ -1,11 +1,10 @@
 // The runs port's contract on SQLite (two connections to one file) and PostgreSQL (two pools on one
 // database): what one instance claims, another sees, and concurrent claims create one run.
 
-import { afterAll, beforeAll, describe } from 'vitest';
 import { insertAudit } from '../map/test-support/map-fixtures.js';
 import { PgAuditStore } from './postgres/pg-audit-store.js';
 import { PgRunStore } from './postgres/pg-run-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from './postgres/test-support/pg-test-database.js';
 import { contractAudit } from './test-support/audit-store-contract.js';
 import { runStoreContract } from './test-support/run-store-contract.js';
 import { useTempStores } from './test-support/temp-stores.js';
@@ -17,14 +16,9 @@ runStoreContract('SQLite', async () => {
   return { first: store.mcpRunRepository, second: stores.open().mcpRunRepository, auditId: async () => insertAudit(store) };
 });
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('runs');
-  });
-  afterAll(async () => database?.drop());
+describeOnPostgres('runs', (fresh) => {
   runStoreContract('PostgreSQL', async () => {
-    await database.truncate();
+    const database = await fresh();
     const audits = new PgAuditStore(database.pool());
     // A run's audit must exist (mcp_runs.audit_id references audits in both stores).
     const auditId = async (): Promise<string> => {

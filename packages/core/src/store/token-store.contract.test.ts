@@ -2,11 +2,10 @@
 // pools on one database). The badge's own synchronous read (TokenRepository.findBadgeSubject) is SQLite's
 // and is tested with the badge (audit-tokens/audit-tokens.test.ts, http/cheap-reads.test.ts).
 
-import { afterAll, beforeAll, describe } from 'vitest';
 import type { AuditRecord } from './audit-repository.js';
 import { PgAuditStore } from './postgres/pg-audit-store.js';
 import { PgTokenStore } from './postgres/pg-token-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from './postgres/test-support/pg-test-database.js';
 import { useTempStores } from './test-support/temp-stores.js';
 import { OTHER_TOKEN_AUDIT_ID, TOKEN_AUDIT_ID, tokenStoreContract } from './test-support/token-store-contract.js';
 
@@ -36,14 +35,9 @@ tokenStoreContract('SQLite', async () => {
   return { first: first.tokenRepository, second: stores.open().tokenRepository };
 });
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('tokens');
-  });
-  afterAll(async () => database?.drop());
+describeOnPostgres('tokens', (fresh) => {
   tokenStoreContract('PostgreSQL', async () => {
-    await database.truncate();
+    const database = await fresh();
     const audits = new PgAuditStore(database.pool());
     for (const id of [TOKEN_AUDIT_ID, OTHER_TOKEN_AUDIT_ID]) await audits.insertAudit(audit(id));
     return { first: new PgTokenStore(database.pool()), second: new PgTokenStore(database.pool()) };

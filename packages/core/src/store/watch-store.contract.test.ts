@@ -2,10 +2,9 @@
 // database): a due watch is claimed by exactly one instance, a manual run spends one credit, each answer
 // is stored once, each alert try is claimed once.
 
-import { afterAll, beforeAll, describe } from 'vitest';
 import { PgAccountStore } from './postgres/pg-account-store.js';
 import { PgWatchStore } from './postgres/pg-watch-store.js';
-import { createTestDatabase, PG_SKIP_REASON, PG_TEST_URL, type TestDatabase } from './postgres/test-support/pg-test-database.js';
+import { describeOnPostgres } from './postgres/test-support/pg-test-database.js';
 import { useTempStores } from './test-support/temp-stores.js';
 import { watchStoreContract } from './test-support/watch-store-contract.js';
 
@@ -16,14 +15,9 @@ watchStoreContract('SQLite', async () => {
   return { first: first.watchRepository, second: stores.open().watchRepository, accounts: first.accountRepository };
 });
 
-describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase('watches');
-  });
-  afterAll(async () => database?.drop());
+describeOnPostgres('watches', (fresh) => {
   watchStoreContract('PostgreSQL', async () => {
-    await database.truncate();
+    const database = await fresh();
     return { first: new PgWatchStore(database.pool()), second: new PgWatchStore(database.pool()), accounts: new PgAccountStore(database.pool()) };
   });
 });

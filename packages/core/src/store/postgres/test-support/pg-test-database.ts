@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { applyPgMigrations } from '../migrate.js';
 import { createPgPool, type PgPool } from '../pool.js';
 
@@ -61,4 +62,24 @@ export async function createTestDatabase(prefix = 'test'): Promise<TestDatabase>
       }
     },
   };
+}
+
+/**
+ * The PostgreSQL half of a port's contract suite: one throwaway database for the file (`prepare` runs
+ * once on it), emptied before each use (`fresh()`), dropped at the end; skipped, with the reason as its
+ * title, when the test run has no cluster.
+ */
+export function describeOnPostgres(prefix: string, body: (fresh: () => Promise<TestDatabase>) => void, prepare?: (database: TestDatabase) => Promise<void>): void {
+  describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? PG_SKIP_REASON : 'PostgreSQL', () => {
+    let database: TestDatabase;
+    beforeAll(async () => {
+      database = await createTestDatabase(prefix);
+      await prepare?.(database);
+    });
+    afterAll(async () => database?.drop());
+    body(async () => {
+      await database.truncate();
+      return database;
+    });
+  });
 }
