@@ -15,16 +15,17 @@ export function restoreLineBreaks(answer: string): string {
   if (text.length < 240 || text.trim().includes('\n')) return text;
   const numbered = text.replace(/\s+(#{1,4}\s)/gu, '\n\n$1').replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2');
   const items = numberedItems(numbered);
-  return numbered
+  const labelled = numbered
     .replace(NUMBERED_RUN, (match: string, space: string, _number: string, offset: number) =>
       items.has(offset + space.length) ? `\n${match.slice(space.length)}` : match,
     )
     .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
     .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n')
-    .replace(FIELD_LABEL, (_match: string, phrase: string) => breakBeforeLabel(phrase))
-    .replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string, _offset: number, whole: string) =>
-      labelRepeats(whole, label) ? `${before}\n- **${name}**\n${label}` : match,
-    );
+    .replace(FIELD_LABEL, (_match: string, phrase: string) => breakBeforeLabel(phrase));
+  const opened = linesOpenedBy(labelled);
+  return labelled.replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string) =>
+    (opened.get(label) ?? 0) >= 2 ? `${before}\n- **${name}**\n${label}` : match,
+  );
 }
 
 /**
@@ -34,8 +35,14 @@ export function restoreLineBreaks(answer: string): string {
  */
 const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)(?: (?:&|\+|[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)){0,4})\n([^\n:]{1,40}:)/gu;
 
-function labelRepeats(text: string, label: string): boolean {
-  return text.split(`\n${label}`).length > 2;
+/** How many lines each label (`Best for:`) opens. */
+function linesOpenedBy(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const match of text.matchAll(/\n([^\n:]{1,40}:)/gu)) {
+    const label = match[1] ?? '';
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return counts;
 }
 
 /** A number opening an item (`2. Name`, `3) Name`), wherever the item before it ended. */
