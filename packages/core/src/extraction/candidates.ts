@@ -71,14 +71,14 @@ export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
             const next = block.spans.find((span) => span.start >= rest && span.start <= rest + 1 && span.kind !== 'code');
             if (next !== undefined) take('list_head', next.start, next.end, true, false, next.url);
             else {
-              const end = plainHeadEnd(block.text, rest);
+              const end = plainHeadEnd(block, rest);
               const head = block.text.slice(rest, end);
               if (end > rest && wordCount(head) <= 6 && /^[\p{Lu}\p{N}]/u.test(head)) take('list_head', rest, end, false, true);
             }
           }
         } else {
           const begin = block.text.match(NUMBERING)?.[0].length ?? 0;
-          const end = plainHeadEnd(block.text, begin);
+          const end = plainHeadEnd(block, begin);
           if (end > begin && wordCount(block.text.slice(begin, end)) <= 6) take('list_head', begin, end, false, true);
         }
       }
@@ -168,7 +168,10 @@ function leadingSpan(block: TextBlock): InlineSpan | undefined {
   return block.spans.find((span) => span.kind !== 'code' && span.kind !== 'emphasis' && span.start <= begin + 1 && span.end > begin);
 }
 
-function plainHeadEnd(text: string, begin: number): number {
+/** Where a list item's unformatted head ends: at a separator, or where formatting starts (`Acme Pro *Best for: …*`). */
+function plainHeadEnd(block: TextBlock, begin: number): number {
+  const formatted = block.spans.find((span) => span.start > begin && span.kind !== 'link');
+  const text = formatted === undefined ? block.text : block.text.slice(0, formatted.start);
   const rest = text.slice(begin);
   const match = PLAIN_HEAD_END.exec(rest);
   const end = match === null ? rest.length : match.index;
@@ -331,9 +334,10 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       const gap = text.slice(previous.end, token.start);
       const abbreviation = gap === '. ' && /^(?:Dr|St|Mr|Mrs|Ms|Jr|Sr|Mt)$/u.test(previous.text);
       if (!/^(?: |\s&\s|\s\+\s)$/u.test(gap) && !abbreviation) break;
-      // "Acme's Turbo Plan": the owner and the owned are two runs
-      if (/['’]s$/u.test(previous.text) && previous !== first) break;
-      if (/['’]s$/u.test(previous.text) && previous === first && /^\p{Lu}/u.test(token.text)) break;
+      // "Acme's Turbo Plan", "Acme Airways' Turbo Class": the owner and the owned are two runs
+      const possessive = /['’]s$|s['’]$/u.test(previous.text);
+      if (possessive && previous !== first) break;
+      if (possessive && previous === first && /^\p{Lu}/u.test(token.text)) break;
       // a capitalised function word inside a run opens the next sentence whose full stop was lost
       // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex")
       if (lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) break;
@@ -368,6 +372,8 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     let end = tail.end;
     // "Asana's free plan" is Asana; "Marco's is…" keeps its name whole.
     if (/['’]s$/u.test(text.slice(head.start, end)) && /^ \p{Ll}/u.test(text.slice(end, end + 2)) && !/^ (?:is|has|was|offers|remains|serves|makes)\b/u.test(text.slice(end, end + 12))) end -= 2;
+    // "Acme Airways' lounges": a plural possessive's apostrophe is not part of the name
+    if (/s['’]$/u.test(text.slice(head.start, end))) end -= 1;
     const surface = text.slice(head.start, end);
     if (!/[\p{L}]/u.test(surface)) continue;
     const startToken = dropped.length > 0 ? tokens[tokens.indexOf(head) - dropped.length] : head;
@@ -394,9 +400,11 @@ function atSentenceStart(text: string, position: number): boolean {
   return /[.!?:;…\n–—]$/u.test(before) || /\s-$/u.test(before) || /^\s*(?:\d{1,2}[.)]|[-*•])$/u.test(before) || /\p{Extended_Pictographic}$/u.test(before);
 }
 
-/** Words that open a sentence, not a name: "The", "Its", "Not" followed by a lower-case word ("… Acme CRM The most popular …"). */
+/** Words that open a sentence, not a name: "The", "Its", "Not" followed by a lower-case word ("… Acme CRM The most popular …"); comparatives, superlatives and adverbs come from the gazetteer. */
 const SENTENCE_OPENERS = new Set(['the', 'a', 'an', 'this', 'these', 'it', 'its', "it's", 'not', 'very', 'our', 'my', 'your', 'their', 'they', 'we', 'you', 'also', 'great', 'best', 'el', 'la', 'los', 'las', 'un', 'una', 'es', 'o', 'os', 'le', 'les', 'der', 'die', 'das']);
 
 function lostSentenceStart(token: string, after: string): boolean {
-  return /^\p{Lu}\p{Ll}*$/u.test(token) && SENTENCE_OPENERS.has(token.toLowerCase()) && /^ \p{Ll}/u.test(after);
+  if (!/^\p{Lu}\p{Ll}*$/u.test(token) || !/^ \p{Ll}/u.test(after)) return false;
+  const word = token.toLowerCase();
+  return SENTENCE_OPENERS.has(word) || knowledge().sentenceOpeners.has(word);
 }

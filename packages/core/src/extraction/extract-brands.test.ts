@@ -145,6 +145,28 @@ describe('candidates', () => {
     ]);
   });
 
+  it('ends a run before a comparative, superlative or adverb that opens the next sentence, and cuts possessives off', () => {
+    // a bold head and its description, once the markdown is gone: "Zorblax Cloud" then "Widest coverage …"
+    const flat = "Zorblax Cloud Widest coverage in the region. Quenty Drive Already owns the market. We rate Quenty Drive Pro highly. Fly Zorblax Airways' Sky Suite, or Quenty Airlines' lounges.";
+    const surfaces = readCandidates(readBlocks(flat)).map((candidate) => candidate.surface);
+    expect(surfaces).toContain('Zorblax Cloud');
+    expect(surfaces).not.toContain('Zorblax Cloud Widest');
+    expect(surfaces).toContain('Quenty Drive');
+    expect(surfaces).not.toContain('Quenty Drive Already');
+    // a name ending in a word that is not one ("Pro") keeps it
+    expect(surfaces).toContain('Quenty Drive Pro');
+    // the owner and the owned are two names, without the possessive's apostrophe
+    expect(surfaces).toContain('Zorblax Airways');
+    expect(surfaces).toContain('Sky Suite');
+    expect(surfaces).toContain('Quenty Airlines');
+  });
+
+  it("ends a list item's unformatted head where formatting starts", () => {
+    const answer = '1. Zorblax Stroll 5 *Best for: bumpy sidewalks* Big wheels.\n2. Quenty Vista V3 **Best for:** families.';
+    const heads = readCandidates(readBlocks(answer)).filter((candidate) => candidate.slot === 'list_head').map((candidate) => candidate.surface);
+    expect(heads).toEqual(['Zorblax Stroll 5', 'Quenty Vista V3']);
+  });
+
   it('cuts a run where two names met once line breaks were lost, and only where both stand alone elsewhere', () => {
     const flat = 'We tried Zorblax Cloud Quenty Drive for backups. For photos, pick Quenty Drive over Zorblax Cloud. Our pick is Zorblax Zorblax Cloud Pro. Apple Music Spotify Premium sounds fine.';
     const surfaces = readCandidates(readBlocks(flat)).map((candidate) => candidate.surface);

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey } from './fit.js';
+import { fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
+import { extractBrands } from './extract-brands.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 import { committedWeights } from './model.js';
 
@@ -38,6 +39,29 @@ describe('fitting the extractor', () => {
       '## Best Standing desks\n\nPicks:\n\n1. **Acme:** fast\n- **Globex Pro:** cheap\n- **Weight:** light',
     );
     expect(reshapeAnswer('- **Acme** – fast', undefined)).toBe('- **Acme:** fast');
+  });
+});
+
+describe('cited sources for training', () => {
+  it('adds a sources section of three invented publications the answer does not name, the same for the same seed', () => {
+    const answer = '- **Acme Desk** – sturdy\n- **Globex Lift** – quiet';
+    const shapes = new Set<string>();
+    for (const seed of ['dev-001', 'dev-002', 'dev-003', 'dev-004']) {
+      const cited = withCitedSources(answer, seed, 'standing desks');
+      expect(cited).toBe(withCitedSources(answer, seed, 'standing desks'));
+      expect(cited.startsWith(answer)).toBe(true);
+      const lines = cited.slice(answer.length).trim().split('\n');
+      expect(lines).toHaveLength(4);
+      shapes.add(lines[0] ?? '');
+      // the publications are labelled as what they are: none is one of the answer's names
+      for (const line of lines.slice(1)) expect(line).not.toMatch(/Acme|Globex/u);
+    }
+    expect(shapes.size).toBeGreaterThan(1);
+  });
+
+  it('teaches the model that a sources section cites publications: none is reported', () => {
+    const answer = withCitedSources('The **Acme Desk** is the sturdiest pick, and the **Globex Lift** is the quietest [1][2].', 'dev-001', 'standing desks');
+    expect(extractBrands(answer)).toEqual(['Acme Desk', 'Globex Lift']);
   });
 });
 

@@ -17,6 +17,8 @@ export interface Knowledge {
   units: ReadonlySet<string>;
   /** Compact keys (lower-case letters and digits) of brands a maintained collection knows (simple-icons). */
   knownBrands: ReadonlySet<string>;
+  /** Comparatives, superlatives and adverbs (compromise's lexicon): a capitalised one before a lower-case word opens a sentence. */
+  sentenceOpeners: ReadonlySet<string>;
   /** Everyday words of en, es, pt, fr, de: word → best (lowest) frequency rank in any of them. */
   commonRank: ReadonlyMap<string, number>;
   /** The 10,000 commonest words of English and Spanish (the languages brand names most often borrow from). */
@@ -66,6 +68,7 @@ interface GazetteerFile {
   demonyms: string[];
   units: string[];
   knownBrands: string[];
+  sentenceOpeners: string[];
   commonWords: Record<string, string[]>;
 }
 
@@ -112,6 +115,7 @@ export function knowledge(): Knowledge {
     demonyms: set(gazetteer.demonyms),
     units: set(gazetteer.units),
     knownBrands: new Set(gazetteer.knownBrands.map(knownBrandKey).filter((key) => key.length > 1)),
+    sentenceOpeners: set(gazetteer.sentenceOpeners),
     commonRank,
     lists,
     cues,
