@@ -27,6 +27,8 @@ export interface Candidate {
   plainHead: boolean;
   /** Its first word is where a sentence (or an item) begins, so its capital proves nothing. */
   sentenceStart: boolean;
+  /** A prose run that ended where the next sentence opens at once ("Acme The most popular…"): a heading or bold head whose line break was lost. */
+  beforeSentence?: boolean;
   /** Leading words dropped from a capitalised run ("Try", "The"). */
   dropped: string[];
   url?: string;
@@ -327,6 +329,7 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     }
     let last = index;
     let next = index + 1;
+    let beforeSentence = false;
     while (next < tokens.length) {
       const token = tokens[next];
       const previous = tokens[next - 1];
@@ -340,7 +343,10 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       if (possessive && previous === first && /^\p{Lu}/u.test(token.text)) break;
       // a capitalised function word inside a run opens the next sentence whose full stop was lost
       // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex")
-      if (lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) break;
+      if (lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) {
+        beforeSentence = true;
+        break;
+      }
       if (isCapToken(token.text) || (isNumberToken(token.text) && next - index < MAX_NAME_WORDS)) {
         last = next;
         next += 1;
@@ -388,6 +394,7 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       formatted: false,
       plainHead: false,
       sentenceStart: atSentenceStart(text, startToken?.start ?? head.start),
+      ...(beforeSentence ? { beforeSentence } : {}),
       dropped,
     });
   }

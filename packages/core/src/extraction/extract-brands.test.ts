@@ -148,9 +148,12 @@ describe('candidates', () => {
   it('ends a run before a comparative, superlative or adverb that opens the next sentence, and cuts possessives off', () => {
     // a bold head and its description, once the markdown is gone: "Zorblax Cloud" then "Widest coverage …"
     const flat = "Zorblax Cloud Widest coverage in the region. Quenty Drive Already owns the market. We rate Quenty Drive Pro highly. Fly Zorblax Airways' Sky Suite, or Quenty Airlines' lounges.";
-    const surfaces = readCandidates(readBlocks(flat)).map((candidate) => candidate.surface);
+    const candidates = readCandidates(readBlocks(flat));
+    const surfaces = candidates.map((candidate) => candidate.surface);
     expect(surfaces).toContain('Zorblax Cloud');
     expect(surfaces).not.toContain('Zorblax Cloud Widest');
+    // a name that the next sentence follows at once is marked: a head whose line break was lost
+    expect(candidates.filter((candidate) => candidate.beforeSentence === true).map((candidate) => candidate.surface)).toEqual(['Zorblax Cloud', 'Quenty Drive']);
     expect(surfaces).toContain('Quenty Drive');
     expect(surfaces).not.toContain('Quenty Drive Already');
     // a name ending in a word that is not one ("Pro") keeps it

@@ -249,6 +249,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (/^\s*:/u.test(tail)) set('after:colon');
   if (/^\s*\(/u.test(tail)) set('after:paren');
   if (/^\s*[–—-]\s/u.test(tail)) set('after:dash');
+  if (candidate.beforeSentence === true) set(candidate.sentenceStart ? 'prose:lost_head' : 'prose:before_sentence');
   if (candidate.slot === 'prose' && candidate.sentenceStart) {
     set('prose:sentence_start');
     if (words.length === 1) set('prose:sentence_start_single');

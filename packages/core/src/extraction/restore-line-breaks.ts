@@ -3,6 +3,7 @@
 // structure again instead of one long paragraph.
 
 import { fold, knowledge } from './knowledge.js';
+import { restoreTables } from './restore-table.js';
 
 /**
  * Lines lost when an answer was copied from a web page come back before list markers, headings and
@@ -13,6 +14,13 @@ export function restoreLineBreaks(answer: string): string {
   const text = answer.replace(/\r\n?/gu, '\n');
   // a trailing line break (what a pipe or an editor adds) does not make a one-line answer two lines
   if (text.length < 240 || text.trim().includes('\n')) return text;
+  return restoreTables(text)
+    .map((piece) => (piece.table ? piece.text : restoreLines(piece.text)))
+    .join('\n\n');
+}
+
+/** Breaks back before the list markers, headings, numbered items and field labels of running text. */
+function restoreLines(text: string): string {
   const numbered = text.replace(/\s+(#{1,4}\s)/gu, '\n\n$1').replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2');
   const items = numberedItems(numbered);
   const labelled = numbered
