@@ -87,6 +87,19 @@ describe('answer blocks', () => {
     expect(restoreLineBreaks('Short answer. 1. Not a list.')).toBe('Short answer. 1. Not a list.');
   });
 
+  it('makes list items again of names followed by a dash right after a sentence, three or more of them', () => {
+    const items = 'Which one depends on what you need most from it, so here is the short version: Zorblax – Best for building a daily habit. Quenty – Better grammar drills. zimbo – Book lessons with tutors. Nothing beats talking. Initech Pro – Free flashcards.';
+    expect(restoreLineBreaks(items).split('\n')).toEqual([
+      'Which one depends on what you need most from it, so here is the short version:',
+      '- Zorblax – Best for building a daily habit.',
+      '- Quenty – Better grammar drills.',
+      '- zimbo – Book lessons with tutors. Nothing beats talking.',
+      '- Initech Pro – Free flashcards.',
+    ]);
+    const two = 'Which one depends on what you need most from it, and on how much time you have each week to practise with it. Overall – it depends. Zorblax – fine. The rest is up to you and your budget, really.';
+    expect(restoreLineBreaks(two)).toBe(two);
+  });
+
   it('reads a short line ending in a colon as the section of what follows, as a lone bold line is', () => {
     const blocks = readBlocks('Acme is the pick.\n\nSources:\n1. example.com - "A review"\n\nOur verdict, after a month of testing: Acme.');
     expect(blocks.find((block) => block.text.startsWith('example.com'))?.section).toBe('Sources:');

@@ -30,8 +30,9 @@ function restoreLines(text: string): string {
     .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
     .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n')
     .replace(FIELD_LABEL, (_match: string, phrase: string) => breakBeforeLabel(phrase));
-  const opened = linesOpenedBy(labelled);
-  return labelled.replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string) =>
+  const dashed = [...labelled.matchAll(DASH_ITEM)].length >= 3 ? labelled.replace(DASH_ITEM, '$1\n- $2 $3 ') : labelled;
+  const opened = linesOpenedBy(dashed);
+  return dashed.replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string) =>
     (opened.get(label) ?? 0) >= 2 ? `${before}\n- **${name}**\n${label}` : match,
   );
 }
@@ -42,6 +43,14 @@ function restoreLines(text: string): string {
  * same label opens two or more lines (a list of picks, each with its fields, copied as one line).
  */
 const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)(?: (?:&|\+|[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)){0,4})\n([^\n:]{1,40}:)/gu;
+
+/**
+ * A list item whose bullet was lost (a browser does not copy `<ul>` markers): a name of up to five
+ * words right after a sentence, then a dash and its description (`… your goal: Acme – Best for habits.
+ * Globex – Better grammar.`). Made list items again when the answer has three or more: one or two such
+ * sentences may be a dashed aside ("Overall – it depends."), three in one answer are a list.
+ */
+const DASH_ITEM = /([.!?:])[ \t]+((?:[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*[ \t]){0,4}[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*)[ \t]+([–—]|-)[ \t]+/gu;
 
 /** How many lines each label (`Best for:`) opens. */
 function linesOpenedBy(text: string): Map<string, number> {
