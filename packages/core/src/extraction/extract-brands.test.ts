@@ -96,6 +96,17 @@ describe('answer blocks', () => {
       '- zimbo – Book lessons with tutors. Nothing beats talking.',
       '- Initech Pro – Free flashcards.',
     ]);
+    // a group's label run into its first item; a numbered item is left as it is
+    const grouped = 'There are good picks at every price, so here they are by budget: Free options Zorblax Studio – Fast and free, with colour tools. Quenty Cut – Easy captions and templates for short videos. Paid options Initech Pro – The standard. 1. Acme Edit – One-time price.';
+    expect(restoreLineBreaks(grouped).split('\n')).toEqual([
+      'There are good picks at every price, so here they are by budget:',
+      '- Free options',
+      '  - Zorblax Studio – Fast and free, with colour tools.',
+      '- Quenty Cut – Easy captions and templates for short videos.',
+      '- Paid options',
+      '  - Initech Pro – The standard.',
+      '1. Acme Edit – One-time price.',
+    ]);
     const two = 'Which one depends on what you need most from it, and on how much time you have each week to practise with it. Overall – it depends. Zorblax – fine. The rest is up to you and your budget, really.';
     expect(restoreLineBreaks(two)).toBe(two);
   });

@@ -30,7 +30,7 @@ function restoreLines(text: string): string {
     .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
     .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n')
     .replace(FIELD_LABEL, (_match: string, phrase: string) => breakBeforeLabel(phrase));
-  const dashed = [...labelled.matchAll(DASH_ITEM)].length >= 3 ? labelled.replace(DASH_ITEM, '$1\n- $2 $3 ') : labelled;
+  const dashed = [...labelled.matchAll(DASH_ITEM)].length >= 3 ? labelled.replace(DASH_ITEM, (_match: string, end: string, head: string, dash: string) => `${end}\n${dashItem(head, dash)}`) : labelled;
   const opened = linesOpenedBy(dashed);
   return dashed.replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string) =>
     (opened.get(label) ?? 0) >= 2 ? `${before}\n- **${name}**\n${label}` : match,
@@ -47,10 +47,29 @@ const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}
 /**
  * A list item whose bullet was lost (a browser does not copy `<ul>` markers): a name of up to five
  * words right after a sentence, then a dash and its description (`… your goal: Acme – Best for habits.
- * Globex – Better grammar.`). Made list items again when the answer has three or more: one or two such
+ * Globex – Better grammar.`; not after a number: `2. Acme – …` is a numbered item already). Made list items again when the answer has three or more: one or two such
  * sentences may be a dashed aside ("Overall – it depends."), three in one answer are a list.
  */
-const DASH_ITEM = /([.!?:])[ \t]+((?:[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*[ \t]){0,4}[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*)[ \t]+([–—]|-)[ \t]+/gu;
+const DASH_ITEM = /(?<!\d)([.!?:])[ \t]+((?:[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*[ \t]){0,4}[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*)[ \t]+([–—]|-)[ \t]+/gu;
+
+/** Words that join a name in lower case ("Bank of America", "House of the Globex"). */
+const NAME_JOINERS = new Set(['of', 'the', 'de', 'del', 'du', 'des', 'da', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'y', 'e', 'et', 'and', 'und', 'for', 'von', 'van', 'di', 'der', 'a', 'an']);
+
+/**
+ * A restored item. A head whose lower-case word is followed by capitalised ones was a group's label
+ * and the group's first item, run together (`Free options Acme Studio – …`, `Fresh food The Globex
+ * Bowl – …`): the label becomes a list item of its own and the name an item under it.
+ */
+function dashItem(head: string, dash: string): string {
+  const words = head.split(/[ \t]+/u);
+  for (let index = words.length - 2; index >= 1; index -= 1) {
+    const word = words[index] ?? '';
+    if (/^\p{Ll}[\p{Ll}-]*$/u.test(word) && !NAME_JOINERS.has(word) && /^[\p{Lu}\p{N}]/u.test(words[index + 1] ?? '') && /^\p{Lu}/u.test(words[0] ?? '')) {
+      return `- ${words.slice(0, index + 1).join(' ')}\n  - ${words.slice(index + 1).join(' ')} ${dash} `;
+    }
+  }
+  return `- ${head} ${dash} `;
+}
 
 /** How many lines each label (`Best for:`) opens. */
 function linesOpenedBy(text: string): Map<string, number> {
