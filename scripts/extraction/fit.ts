@@ -2,6 +2,7 @@
 //
 //   npx tsx scripts/extraction/fit.ts [--folds 10] [--write] [--items dev-data/extraction-dev/items.jsonl]
 //                                     [--min-f1 X] [--min-precision X] [--min-recall X]
+//                                     [--min-flattened-f1 X] [--min-bare-f1 X]
 //
 // `npm run eval:extraction` runs it with the floors CI holds the extractor to: exit 1 when the
 // cross-validated figures fall below them.
@@ -37,6 +38,8 @@ const floors: Array<[string, number, number]> = [
   ['F1', Number(option('--min-f1', '0')), cv.f1],
   ['precision', Number(option('--min-precision', '0')), cv.precision],
   ['recall', Number(option('--min-recall', '0')), cv.recall],
+  ['flattened F1', Number(option('--min-flattened-f1', '0')), cv.flattened.f1],
+  ['F1 without list numbers', Number(option('--min-bare-f1', '0')), cv.bare.f1],
 ];
 for (const [name, floor, value] of floors) {
   if (value < floor) {
