@@ -14,8 +14,8 @@ const MAX_NAME_TOKENS = 6;
 
 interface Segment {
   text: string;
+  /** Offset in the answer. */
   start: number;
-  end: number;
 }
 
 /** A piece of the answer: running text, or a table written back as markdown. */
@@ -38,17 +38,17 @@ export function restoreTables(text: string): Piece[] {
     const region = borders.slice(index, last + 1);
     index = last + 1;
     const first = region[0];
-    const final = region.at(-1);
-    if (first === undefined || final === undefined) continue;
+    if (first === undefined) continue;
     const segments: Segment[] = [];
     let from = Math.max(done, text.lastIndexOf('\n', first.start) + 1);
     for (const border of region) {
-      segments.push({ text: text.slice(from, border.start), start: from, end: border.start });
+      segments.push({ text: text.slice(from, border.start), start: from });
       from = border.end;
     }
-    const tailEnd = index < borders.length ? (borders[index]?.start ?? text.length) : text.length;
+    // the last segment runs to the next region or the end of the line
     const newline = text.indexOf('\n', from);
-    segments.push({ text: text.slice(from, newline === -1 ? tailEnd : Math.min(newline, tailEnd)), start: from, end: newline === -1 ? tailEnd : Math.min(newline, tailEnd) });
+    const tailEnd = Math.min(index < borders.length ? (borders[index]?.start ?? text.length) : text.length, newline === -1 ? text.length : newline);
+    segments.push({ text: text.slice(from, tailEnd), start: from });
     // the text before the table may end at a border of its own ("… compare:\tTool\tPrice …")
     const opensTable = /[.:!?]\s*$/u.test(segments[0]?.text ?? '');
     if (opensTable) segments.shift();
