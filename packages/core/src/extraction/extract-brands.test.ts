@@ -134,6 +134,9 @@ describe('answer blocks', () => {
     // numbers that count 1, 2, 3 open items even when the item before ends without a full stop
     const numbered = `${'Some context about the picks that follows here. '.repeat(4)}1. Acme Cloud fast and cheap 2. Globex Drive more storage 3. Initech Box for teams`;
     expect(restoreLineBreaks(numbered)).toContain('cheap\n2. Globex Drive more storage\n3. Initech Box');
+    // a name that opens with a lower-case letter and has a capital inside counts too ("3. iName")
+    const inner = `${'Some context about the picks that follows here. '.repeat(4)}1. Acme Cloud fast and cheap 2. eGlobex more storage 3. Initech Box for teams`;
+    expect(restoreLineBreaks(inner)).toContain('cheap\n2. eGlobex more storage\n3. Initech Box');
     // a lone number is not a list
     expect(restoreLineBreaks(`${'Plenty of words in one long line of prose here. '.repeat(5)}It costs 2. Then more.`)).not.toContain('\n');
   });

@@ -81,8 +81,8 @@ function linesOpenedBy(text: string): Map<string, number> {
   return counts;
 }
 
-/** A number opening an item (`2. Name`, `3) Name`), wherever the item before it ended. */
-const NUMBERED_RUN = /(\s+)(\d{1,2})[.)]\s+(?=[\p{Lu}\p{N}*[])/gu;
+/** A number opening an item (`2. Name`, `3) Name`, `4. iName`), wherever the item before it ended. */
+const NUMBERED_RUN = /(\s+)(\d{1,2})[.)]\s+(?=[\p{Lu}\p{N}*[]|\p{Ll}+\p{Lu})/gu;
 
 /** Where numbers count 1, 2, 3… through the text: the items of a list whose breaks were lost. */
 function numberedItems(text: string): Set<number> {
