@@ -274,7 +274,8 @@ function balanced(value: string): boolean {
 // --- running text -----------------------------------------------------------------------------
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’+]*(?:[.\-&/][\p{L}\p{N}][\p{L}\p{N}\p{M}'’+]*)*/gu;
-const CONNECTORS = new Set(['of', 'de', 'del', 'du', 'des', 'da', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'for', 'the', 'von', 'van', 'di', 'der']);
+/** Lower-case words a name keeps between its capitalised ones ("Bank of America", "El Corte Inglés"). */
+export const CONNECTORS: ReadonlySet<string> = new Set(['of', 'de', 'del', 'du', 'des', 'da', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'for', 'the', 'von', 'van', 'di', 'der']);
 const LEADING_DROPS = new Set([
   'its', 'their', 'our', 'your', 'my', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'many', 'most', 'all', 'every', 'each', 'any', 'while', 'when', 'since', 'because', 'although', 'unlike',
   'the', 'a', 'an', 'and', 'or', 'but', 'if', 'for', 'with', 'in', 'on', 'at', 'to', 'from', 'by', 'of', 'as', 'so', 'then', 'also', 'both',

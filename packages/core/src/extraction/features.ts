@@ -226,9 +226,12 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   // context around it
   const before = wordsBefore(candidate, 3);
   const after = wordsAfter(candidate, 2);
+  // the other names of its enumeration ("A, B or C")
+  const neighbours = context.byBlock.get(candidate.block) ?? [];
+  const enumeration = enumerationOf(neighbours, neighbours.indexOf(candidate));
   // The words before the first name of an enumeration stand before all of it: "such as A, B and C",
   // "in Shibuya, Ginza or Asakusa".
-  const heads = [before, ...enumerationHeads(candidate, context)];
+  const heads = [before, ...enumerationHeads(candidate, enumeration.before)];
   for (const cue of CUE_LISTS) {
     if (heads.some((words) => endsWithCue(words, k.cues[cue]))) set(`before:${cue}`);
   }
@@ -308,19 +311,16 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (listedBefore || listedAfter) set('enumerated');
   if (listedBefore && listedAfter) set('enumerated_both_sides');
   if (!structural && !candidate.sentenceStart) set('prose:mid_sentence');
-  const neighbours = context.byBlock.get(candidate.block) ?? [];
-  const position = neighbours.indexOf(candidate);
   // what the other members of its enumeration are: a name listed with known brands, or with places
-  for (const member of enumerationOf(neighbours, position)) {
+  for (const member of [...enumeration.before, ...enumeration.after]) {
     const memberKey = knownBrandKey(member.surface);
     if (k.knownBrands.has(memberKey)) set('listed_with_known_brand');
     const memberWhole = fold(member.surface);
     if (k.bigPlaces.has(memberWhole) || k.places.has(memberWhole)) set('listed_with_place');
   }
-  for (const neighbour of [neighbours[position - 1], neighbours[position + 1]]) {
+  // its next names on either side
+  for (const neighbour of [enumeration.before[0], enumeration.after[0]]) {
     if (neighbour === undefined) continue;
-    const gap = neighbour.from > candidate.from ? candidate.block.text.slice(candidate.to, neighbour.from) : candidate.block.text.slice(neighbour.to, candidate.from);
-    if (!ENUMERATION_GAP.test(gap)) continue;
     set('listed_with_candidate');
     const other = context.keys.get(compactBrandKey(neighbour.surface));
     if (other !== undefined && other.structural > 0 && other.formatted > 0) set('listed_with_slot_name');
@@ -399,21 +399,14 @@ function wordsAfter(candidate: Candidate, count: number): string[] {
   return (text.match(WORD) ?? []).slice(0, count).map(fold);
 }
 
-/** The words before each earlier name of the enumeration the candidate closes ("such as A, B and C"). */
-function enumerationHeads(candidate: Candidate, context: AnswerContext): string[][] {
-  const neighbours = context.byBlock.get(candidate.block) ?? [];
-  const heads: string[][] = [];
-  let position = neighbours.indexOf(candidate);
-  while (position > 0 && heads.length < 8) {
-    const previous = neighbours[position - 1];
-    const current = neighbours[position];
-    if (previous === undefined || current === undefined) break;
-    if (!ENUMERATION_GAP.test(candidate.block.text.slice(previous.to, current.from))) break;
-    const text = candidate.block.text.slice(Math.max(0, previous.from - 40), previous.from);
-    heads.push((text.split(/[.!?;:\n]\s/u).at(-1)?.match(WORD) ?? []).slice(-3).map(fold));
-    position -= 1;
-  }
-  return heads;
+/** The words before each earlier name (up to eight, nearest first) of the enumeration the candidate closes ("such as A, B and C"). */
+function enumerationHeads(candidate: Candidate, earlier: readonly Candidate[]): string[][] {
+  return earlier
+    .slice(0, 8)
+    .map((previous) => {
+      const text = candidate.block.text.slice(Math.max(0, previous.from - 40), previous.from);
+      return (text.split(/[.!?;:\n]\s/u).at(-1)?.match(WORD) ?? []).slice(-3).map(fold);
+    });
 }
 
 function endsWithCue(before: readonly string[], cues: readonly string[][]): boolean {
@@ -433,10 +426,10 @@ function hostOf(url: string): string {
 
 export type { CueList };
 
-/** The other candidates of the enumeration a candidate stands in ("A, B or C"), nearest first. */
-function enumerationOf(neighbours: readonly Candidate[], position: number): Candidate[] {
-  const members: Candidate[] = [];
-  for (const step of [-1, 1]) {
+/** The other candidates of the enumeration a candidate stands in ("A, B or C"): those before it and those after it, nearest first. */
+function enumerationOf(neighbours: readonly Candidate[], position: number): { before: Candidate[]; after: Candidate[] } {
+  const walk = (step: -1 | 1): Candidate[] => {
+    const members: Candidate[] = [];
     let current = position;
     for (;;) {
       const here = neighbours[current];
@@ -447,6 +440,7 @@ function enumerationOf(neighbours: readonly Candidate[], position: number): Cand
       members.push(next);
       current += step;
     }
-  }
-  return members;
+    return members;
+  };
+  return { before: walk(-1), after: walk(1) };
 }

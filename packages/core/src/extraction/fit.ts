@@ -225,12 +225,16 @@ export function evaluate(items: readonly DevItem[], model: ModelWeights): Counts
   const total: Counts = { tp: 0, fp: 0, fn: 0 };
   for (const item of items) {
     const options = item.brand === undefined ? { model } : { model, brand: item.brand };
-    const result = scoreItem(item, decide(item.answer, scoredOnce(item), options).brands);
-    total.tp += result.tp;
-    total.fp += result.fp;
-    total.fn += result.fn;
+    addCounts(total, scoreItem(item, decide(item.answer, scoredOnce(item), options).brands));
   }
   return total;
+}
+
+/** Adds `counts` into `total`. */
+function addCounts(total: Counts, counts: Counts): void {
+  total.tp += counts.tp;
+  total.fp += counts.fp;
+  total.fn += counts.fn;
 }
 
 /**
@@ -300,7 +304,7 @@ export function reshapedItem(item: DevItem): DevItem {
 
 /** The item reshaped, with a list of cited sources under it (markdown only: see withCitedSources). */
 export function citedItem(item: DevItem): DevItem {
-  return copyOf('cited', item, (original) => withCitedSources(reshapeAnswer(original.answer, original.category), original.id, original.category));
+  return copyOf('cited', item, (original) => withCitedSources(reshapedItem(original).answer, original.id, original.category));
 }
 
 /**
@@ -410,18 +414,10 @@ export function crossValidate(items: readonly DevItem[], k = 10, options: FitOpt
     const training = parts.flatMap((part, index) => (index === foldIndex ? [] : part));
     const model = fitModel(training, options);
     const counts = evaluate(held, model);
-    const flat = evaluate(held.map(flattenedItem), model);
-    flatTotal.tp += flat.tp;
-    flatTotal.fp += flat.fp;
-    flatTotal.fn += flat.fn;
-    const bare = evaluate(held.map(bareItem), model);
-    bareTotal.tp += bare.tp;
-    bareTotal.fp += bare.fp;
-    bareTotal.fn += bare.fn;
+    addCounts(flatTotal, evaluate(held.map(flattenedItem), model));
+    addCounts(bareTotal, evaluate(held.map(bareItem), model));
     perFold.push(toScores(counts));
-    total.tp += counts.tp;
-    total.fp += counts.fp;
-    total.fn += counts.fn;
+    addCounts(total, counts);
   });
   return { ...toScores(total), perFold, flattened: toScores(flatTotal), bare: toScores(bareTotal) };
 }

@@ -2,6 +2,7 @@
 // parsed: before list markers, headings, numbered items and field labels, so the parser sees its
 // structure again instead of one long paragraph.
 
+import { CONNECTORS } from './candidates.js';
 import { fold, knowledge } from './knowledge.js';
 import { restoreTables } from './restore-table.js';
 
@@ -52,8 +53,8 @@ const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}
  */
 const DASH_ITEM = /(?<!\d)([.!?:])[ \t]+((?:[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*[ \t]){0,4}[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*)[ \t]+([–—]|-)[ \t]+/gu;
 
-/** Words that join a name in lower case ("Bank of America", "House of the Globex"). */
-const NAME_JOINERS = new Set(['of', 'the', 'de', 'del', 'du', 'des', 'da', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'y', 'e', 'et', 'and', 'und', 'for', 'von', 'van', 'di', 'der', 'a', 'an']);
+/** Lower-case words inside a name: the connectors a capitalised run keeps, and "and" and articles ("Acme and Sons"). */
+const NAME_JOINERS: ReadonlySet<string> = new Set([...CONNECTORS, 'y', 'e', 'et', 'and', 'und', 'a', 'an']);
 
 /**
  * A restored item. A head whose lower-case word is followed by capitalised ones was a group's label

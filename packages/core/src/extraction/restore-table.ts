@@ -89,8 +89,7 @@ function headerStart(text: string): number | null {
 function rebuild(segments: readonly Segment[], opensTable: boolean): { start: number; end: number; markdown: string } | null {
   const joins = segments.length - 1;
   const head = segments[0];
-  const tail = segments.at(-1);
-  if (head === undefined || tail === undefined) return null;
+  if (head === undefined) return null;
   // the table opens the text (or the text before it ended at a border): its first segment is a cell
   const headerAt = opensTable ? 0 : headerStart(head.text);
   if (headerAt === null) return null;
