@@ -71,6 +71,7 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
   const docsUrl = `${config.baseUrl}/developers`;
   /** The report's own page, opened by the private key the site's report links use. */
   const reportUrl = (auditId: string): string => `${config.baseUrl}/report/${auditId}?key=${reportKey(runtime.sessionSecret, auditId)}`;
+  const mcpLogger = logger.child({ component: 'mcp' });
   const runs: VisibilityRunDependencies = {
     lineup: runtime.lineup,
     brandExtractor: runtime.brandExtractor,
@@ -88,8 +89,8 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     runRepository: runtime.store.mcpRunRepository,
     rateLimiter: runtime.rateLimiter,
     // Each run's progress is stored too, so an instance that does not run it shows the same progress.
-    tracker: createVisibilityRunTracker({ jobs: runtime.jobs, progressStore: runtime.store.mcpRunRepository, logger: logger.child({ component: 'mcp' }) }),
-    logger: logger.child({ component: 'mcp' }),
+    tracker: createVisibilityRunTracker({ jobs: runtime.jobs, progressStore: runtime.store.mcpRunRepository, logger: mcpLogger }),
+    logger: mcpLogger,
   };
   // Runs other processes left (a dead owner, a lease given back) are taken over by the job runner with these.
   registerVisibilityRunJobs(runs);
@@ -100,13 +101,12 @@ export function mcpRoutes(context: RouteContext, options: McpRoutesOptions = {})
     maxSessionsPerCaller: options.maxSessionsPerCaller ?? config.mcpMaxSessionsPerCaller,
     idleMs,
   });
-  const sweepLogger = logger.child({ component: 'mcp' });
   const sweeper = setInterval(
     () => {
       // This instance's copies of idle sessions go (the store still has them: the session may be in use
       // elsewhere); sessions idle on every instance, or ended, leave the store.
       sessions.closeIdle();
-      sessionStore.deleteSessionsBefore(new Date(Date.now() - idleMs)).catch((error: unknown) => sweepLogger.warn('MCP session sweep failed', { error }));
+      sessionStore.deleteSessionsBefore(new Date(Date.now() - idleMs)).catch((error: unknown) => mcpLogger.warn('MCP session sweep failed', { error }));
     },
     Math.min(SWEEP_INTERVAL_MS, Math.max(1_000, Math.floor(idleMs / 4))),
   );
