@@ -29,6 +29,11 @@ export interface ListPlace {
   size: number;
   /** The item holds a list of its own (a group: its head names the group, its sub-items the entries). */
   hasSublist: boolean;
+  /**
+   * What that list holds: `names` (short heads: the group's entries) or `details` (sentences and
+   * `**Label:**` fields about the item: its head is the entry, `- **Acme**` / `  - **Price:** …`).
+   */
+  sublist?: 'names' | 'details';
 }
 
 export interface TablePlace {
@@ -98,8 +103,10 @@ export function readBlocks(answer: string): TextBlock[] {
 
   const visitList = (node: List, depth: number): void => {
     node.children.forEach((item: ListItem, index) => {
-      const hasSublist = item.children.some((child) => child.type === 'list');
-      visitChildren(item.children, { ordered: node.ordered === true, depth, index, firstParagraph: true, size: node.children.length, hasSublist });
+      const sublist = item.children.find((child): child is List => child.type === 'list');
+      const place: ListPlace = { ordered: node.ordered === true, depth, index, firstParagraph: true, size: node.children.length, hasSublist: sublist !== undefined };
+      if (sublist !== undefined) place.sublist = sublistKind(sublist);
+      visitChildren(item.children, place);
     });
   };
 
@@ -117,6 +124,34 @@ export function readBlocks(answer: string): TextBlock[] {
 
   visitChildren(tree.children);
   return blocks;
+}
+
+/** Whether a sub-list holds names (most items open with a short head) or details about its parent. */
+function sublistKind(list: List): 'names' | 'details' {
+  let details = 0;
+  for (const item of list.children) {
+    const first = item.children[0];
+    if (first?.type !== 'paragraph') continue;
+    if (isDetail(first)) details += 1;
+  }
+  return details * 2 > list.children.length ? 'details' : 'names';
+}
+
+/** A `**Label:** …` field, or a sentence with no short head before a separator. */
+function isDetail(paragraph: Paragraph): boolean {
+  const lead = paragraph.children[0];
+  if ((lead?.type === 'strong' || lead?.type === 'emphasis') && /:\s*$/u.test(plainText(lead))) return true;
+  const next = paragraph.children[1];
+  if (lead?.type === 'strong' && next?.type === 'text' && /^\s*:/u.test(next.value)) return true;
+  if (lead?.type === 'strong' || lead?.type === 'link') return false;
+  const text = plainText(paragraph);
+  const head = text.split(/\s+[—–-]\s+|:\s|\s\(/u)[0] ?? text;
+  return head.trim().split(/\s+/u).length > 5;
+}
+
+function plainText(node: Nodes): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  return 'children' in node ? (node.children as Nodes[]).map(plainText).join('') : '';
 }
 
 /** A line of at most five words that ends in a colon: it names what follows. */

@@ -5,6 +5,7 @@
 
 import type { InlineSpan, TextBlock } from './answer-blocks.js';
 import { knowledge } from './knowledge.js';
+import { isCommonWord } from './words.js';
 
 export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
 
@@ -372,6 +373,12 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     const opensSentence = atSentenceStart(text, first.start);
     while (run.length > 1 && PERSON_TITLES.has((run[0]?.text ?? '').toLowerCase().replace(/\.$/u, ''))) dropped.push(run.shift()?.text ?? '');
     while (run.length > 1 && (opensSentence || (run[0]?.text ?? '') !== (run[0]?.text ?? '').toLowerCase()) && (LEADING_DROPS.has((run[0]?.text ?? '').toLowerCase()) || (opensSentence && imperatives.has((run[0]?.text ?? '').toLowerCase()))) && (opensSentence || !/^(?:la|le|el|les|los|las|the)$/iu.test(run[0]?.text ?? ''))) dropped.push(run.shift()?.text ?? '');
+    // "Using the Acme adapter", "Replaces the Globex Stick": a sentence's verb and its article, not a name's
+    let verbDropped = false;
+    while (opensSentence && run.length > 2 && run[1]?.text === 'the' && /^\p{Lu}\p{Ll}+$/u.test(run[0]?.text ?? '') && isEverydayWordForm(run[0]?.text ?? '')) {
+      dropped.push(run.shift()?.text ?? '', run.shift()?.text ?? '');
+      verbDropped = true;
+    }
     if (run.length > MAX_NAME_WORDS) continue;
     const head = run[0];
     const tail = run.at(-1);
@@ -383,7 +390,7 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     if (/s['’]$/u.test(text.slice(head.start, end))) end -= 1;
     const surface = text.slice(head.start, end);
     if (!/[\p{L}]/u.test(surface)) continue;
-    const startToken = dropped.length > 0 ? tokens[tokens.indexOf(head) - dropped.length] : head;
+    const startToken = dropped.length > 0 && !verbDropped ? tokens[tokens.indexOf(head) - dropped.length] : head;
     out.push({
       surface,
       start: block.offsets[head.start] ?? 0,
@@ -400,6 +407,11 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
     });
   }
   return out;
+}
+
+/** An everyday word, also as a verb's third person ("Replaces"). */
+function isEverydayWordForm(word: string): boolean {
+  return isCommonWord(word) || (word.endsWith('s') && isCommonWord(word.slice(0, -1)));
 }
 
 function atSentenceStart(text: string, position: number): boolean {

@@ -2,7 +2,7 @@
 // ("Acme" joins "Acme Vista 7"), two products of one maker are two ("Vista 7", "Vista 7 Pro").
 
 import { brandKeyTokens, compactBrandKey, headKeyTokens, indexOfTokens } from './brand-key.js';
-import { isPlanSuffix } from './words.js';
+import { isModelTierWord, isPlanSuffix } from './words.js';
 import type { Mention } from './mention.js';
 
 interface Form {
@@ -102,6 +102,8 @@ function belongsTo(entry: Entry, form: Form): boolean {
   if (entry.forms.some((existing) => isSuffixOf(form.tokens, existing.tokens) || isSuffixOf(existing.tokens, form.tokens))) {
     return true;
   }
+  // A model named without the words that describe it: "Acme X5" and "Acme X5 Electric" (not "Vista 7 Pro", a tier of its own).
+  if (entry.forms.some((existing) => isModelOf(form, existing) || isModelOf(existing, form))) return true;
   // A product joins an entry that so far holds only its maker: "Vista", then "Vista Lite".
   const longest = longestForm(entry);
   if (longest !== undefined && isMakerOf(longest, form)) return true;
@@ -124,6 +126,15 @@ function isMakerOf(short: Form, long: Form): boolean {
 function isSuffixOf(short: readonly string[], long: readonly string[]): boolean {
   if (short.length >= long.length || !short.some((token) => /\d/u.test(token))) return false;
   return indexOfTokens(long, short) === long.length - short.length;
+}
+
+// `short` carries a model number and `long` adds only describing words after it, no number and no tier.
+function isModelOf(short: Form, long: Form): boolean {
+  if (short.tokens.length >= long.tokens.length || !short.tokens.some((token) => /\d/u.test(token))) return false;
+  const at = indexOfTokens(long.head, short.tokens);
+  if (at === -1) return false;
+  const rest = long.head.slice(at + short.tokens.length);
+  return rest.length > 0 && rest.every((token) => !/\d/u.test(token) && !isModelTierWord(token) && !isPlanSuffix(token));
 }
 
 function isAbbreviationOf(short: Form, long: Form): boolean {

@@ -107,6 +107,9 @@ describe('answer blocks', () => {
       '  - Initech Pro – The standard.',
       '1. Acme Edit – One-time price.',
     ]);
+    // a title's abbreviation is not the end of a sentence: "Mr. Quenty Noodles" is one name
+    const titled = 'Everyone has a favourite, and after a lot of bowls across the city these are the places people keep going back to, week after week, whatever the queue: Zorblax – Rich broth and a long wait at dinner. Initech Ramen – Tiny and busy. Mr. Quenty Noodles – Spicy miso and a vegan bowl.';
+    expect(restoreLineBreaks(titled).split('\n').at(-1)).toBe('- Mr. Quenty Noodles – Spicy miso and a vegan bowl.');
     const two = 'Which one depends on what you need most from it, and on how much time you have each week to practise with it. Overall – it depends. Zorblax – fine. The rest is up to you and your budget, really.';
     expect(restoreLineBreaks(two)).toBe(two);
   });
@@ -169,6 +172,17 @@ describe('candidates', () => {
       ['We', true],
       ['Bank of America', false],
       ['The Home Depot', false],
+    ]);
+  });
+
+  it("drops a sentence's opening verb and its article from a run: \"Using the Acme adapter\"", () => {
+    const surfaces = readCandidates(readBlocks('Using the Zorblax adapter, you can deploy anywhere. Replaces the Quenty Stick, now discontinued. Quenty the Great is local.')).map(
+      (candidate) => [candidate.surface, candidate.sentenceStart],
+    );
+    expect(surfaces).toEqual([
+      ['Zorblax', false],
+      ['Quenty Stick', false],
+      ['Quenty the Great', true],
     ]);
   });
 

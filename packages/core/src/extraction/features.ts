@@ -51,14 +51,18 @@ export interface AnswerContext {
   byBlock: Map<object, Candidate[]>;
   /** How many list heads, headings and name-column cells the answer has: 0 for an answer in prose. */
   slots: number;
+  /** Per compact key: how many name slots write it as a field label, a colon after it (`**Price:** …`). */
+  fieldLabels: Map<string, number>;
 }
 
 /** What the whole answer says about each candidate's key: read once per answer. */
 export function answerContext(answer: string, candidates: readonly Candidate[], brand?: string): AnswerContext {
   const keys: AnswerContext['keys'] = new Map();
   const firstWords = new Map<string, number>();
+  const fieldLabels = new Map<string, number>();
   for (const candidate of candidates) {
     const key = compactBrandKey(candidate.surface);
+    if (candidate.slot !== 'prose' && /^\s*:/u.test(candidate.block.text.slice(candidate.to, candidate.to + 3))) fieldLabels.set(key, (fieldLabels.get(key) ?? 0) + 1);
     const entry = keys.get(key) ?? { count: 0, structural: 0, prose: 0, midSentence: 0, formatted: 0 };
     entry.count += 1;
     if (candidate.slot === 'prose') entry.prose += 1;
@@ -77,6 +81,7 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
     language: guessLanguage(answer),
     byBlock: groupByBlock(candidates),
     slots: candidates.filter((candidate) => candidate.slot === 'list_head' || candidate.slot === 'heading' || candidate.slot === 'table_cell').length,
+    fieldLabels,
   };
 }
 
@@ -249,7 +254,11 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (k.cues.feature.some((cue) => cue[0] === next)) set('after:feature_noun');
   const tail = candidate.block.text.slice(candidate.to, candidate.to + 3);
   if (/^['’]s\b/u.test(tail)) set('after:possessive');
-  if (/^\s*:/u.test(tail)) set('after:colon');
+  if (/^\s*:/u.test(tail)) {
+    set('after:colon');
+    // the same `**Label:**` opening two or more items is a field of each pick, not a pick
+    if ((context.fieldLabels.get(key) ?? 0) >= 2) set('repeat:field_label');
+  }
   if (/^\s*\(/u.test(tail)) set('after:paren');
   if (/^\s*[–—-]\s/u.test(tail)) set('after:dash');
   if (candidate.beforeSentence === true) set(candidate.sentenceStart ? 'prose:lost_head' : 'prose:before_sentence');
@@ -279,7 +288,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (candidate.block.list !== undefined) {
     if (candidate.block.list.depth > 0) set('list:nested');
     if (candidate.block.list.ordered) set('list:ordered');
-    if (candidate.block.list.hasSublist && candidate.block.list.firstParagraph) set('list:group_head');
+    if (candidate.block.list.hasSublist && candidate.block.list.firstParagraph) set(candidate.block.list.sublist === 'details' ? 'list:detailed_head' : 'list:group_head');
   }
   if (candidate.slot === 'heading' && (candidate.block.depth ?? 3) <= 2) set('heading:top_level');
   const table = candidate.block.table;

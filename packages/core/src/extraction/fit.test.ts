@@ -1,17 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
+import { DEFAULT_FIT, fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
 import { extractBrands } from './extract-brands.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 import { committedWeights } from './model.js';
 
 const DEV_SET = fileURLToPath(new URL('../../../../dev-data/extraction-dev/items.jsonl', import.meta.url));
+const TRAINING_ONLY = fileURLToPath(new URL('../../../../dev-data/extraction-train/items.jsonl', import.meta.url));
 const items = loadDevItems(DEV_SET);
+const trainingOnly = loadDevItems(TRAINING_ONLY);
 
 describe('fitting the extractor', () => {
-  it('reproduces the committed weights and threshold when refitted on the dev set', () => {
-    const refitted = fitModel(items);
+  it('reproduces the committed weights and threshold when refitted on the dev set and the training-only answers', () => {
+    const refitted = fitModel(items, DEFAULT_FIT, trainingOnly);
     const committed = committedWeights();
     expect(refitted.threshold).toBe(committed.threshold);
     expect(refitted.joinThreshold).toBe(committed.joinThreshold);
@@ -62,6 +64,25 @@ describe('cited sources for training', () => {
   it('teaches the model that a sources section cites publications: none is reported', () => {
     const answer = withCitedSources('The **Acme Desk** is the sturdiest pick, and the **Globex Lift** is the quietest [1][2].', 'dev-001', 'standing desks');
     expect(extractBrands(answer)).toEqual(['Acme Desk', 'Globex Lift']);
+  });
+});
+
+describe('the training-only answers', () => {
+  it('are written apart from the dev set: no id and no run of ten words in common', () => {
+    const devIds = new Set(items.map((item) => item.id));
+    expect(trainingOnly.filter((item) => devIds.has(item.id))).toEqual([]);
+    const runs = new Set<string>();
+    const words = (text: string): string[] => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+    for (const item of items) {
+      const list = words(item.answer);
+      for (let index = 0; index + 10 <= list.length; index += 1) runs.add(list.slice(index, index + 10).join(' '));
+    }
+    const shared = trainingOnly.filter((item) => {
+      const list = words(item.answer);
+      for (let index = 0; index + 10 <= list.length; index += 1) if (runs.has(list.slice(index, index + 10).join(' '))) return true;
+      return false;
+    });
+    expect(shared.map((item) => item.id)).toEqual([]);
   });
 });
 

@@ -372,14 +372,19 @@ const FLATTENED_COPY_WEIGHT = 0.6;
  */
 const BARE_COPY_WEIGHT = FLATTENED_COPY_WEIGHT / 2;
 
-/** Fits weights on the items and their reshaped copies, the flattened copies of both (weighed down) and the items' bare copies (half that), then picks the entry threshold with the best F1 on the items. */
-export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAULT_FIT): ModelWeights {
-  const reshaped = items.map(reshapedItem);
+/**
+ * Fits weights on the items and their reshaped copies, the flattened copies of both (weighed down) and
+ * the items' bare copies (half that), then picks the entry threshold with the best F1 on all of them.
+ * `extra` are training-only answers (dev-data/extraction-train): fitted on like the items, never scored.
+ */
+export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): ModelWeights {
+  const all = [...items, ...extra];
+  const reshaped = all.map(reshapedItem);
   const weights = fitLogistic(
     [
-      ...trainingRows([...items, ...items.map(citedItem)]),
-      ...trainingRows([...items.map(flattenedItem), ...reshaped.map(flattenedItem)], FLATTENED_COPY_WEIGHT),
-      ...trainingRows(items.map(bareItem), BARE_COPY_WEIGHT),
+      ...trainingRows([...all, ...all.map(citedItem)]),
+      ...trainingRows([...all.map(flattenedItem), ...reshaped.map(flattenedItem)], FLATTENED_COPY_WEIGHT),
+      ...trainingRows(all.map(bareItem), BARE_COPY_WEIGHT),
     ],
     options,
   );
@@ -387,7 +392,7 @@ export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAUL
   let bestF1 = -1;
   for (const threshold of THRESHOLDS) {
     const model = { weights, threshold, joinThreshold: Math.round((threshold - JOIN_GAP) * 100) / 100 };
-    const { f1 } = toScores(evaluate(items, model));
+    const { f1 } = toScores(evaluate(all, model));
     if (f1 > bestF1 + 1e-9) {
       bestF1 = f1;
       best = model;
@@ -404,7 +409,7 @@ export function folds<T>(items: readonly T[], k: number): T[][] {
 }
 
 /** k-fold cross-validation: each fold is scored by a model fitted on the other folds only. */
-export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
+export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
   const parts = folds(items, k);
   const total: Counts = { tp: 0, fp: 0, fn: 0 };
   const flatTotal: Counts = { tp: 0, fp: 0, fn: 0 };
@@ -412,7 +417,7 @@ export function crossValidate(items: readonly DevItem[], k = 10, options: FitOpt
   const perFold: Scores[] = [];
   parts.forEach((held, foldIndex) => {
     const training = parts.flatMap((part, index) => (index === foldIndex ? [] : part));
-    const model = fitModel(training, options);
+    const model = fitModel(training, options, extra);
     const counts = evaluate(held, model);
     addCounts(flatTotal, evaluate(held.map(flattenedItem), model));
     addCounts(bareTotal, evaluate(held.map(bareItem), model));

@@ -47,6 +47,7 @@ export const TERM_LISTS = [
   'businessWords',
   'featureNouns',
   'planSuffixes',
+  'modelTierWords',
   'subjectVerbs',
   'nameColumnHeaders',
   'nonNameColumnWords',

@@ -48,10 +48,11 @@ const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}
 /**
  * A list item whose bullet was lost (a browser does not copy `<ul>` markers): a name of up to five
  * words right after a sentence, then a dash and its description (`… your goal: Acme – Best for habits.
- * Globex – Better grammar.`; not after a number: `2. Acme – …` is a numbered item already). Made list items again when the answer has three or more: one or two such
+ * Globex – Better grammar.`; not after a number: `2. Acme – …` is a numbered item already, nor after a title's
+ * abbreviation: `… Mr. Acme Ramen – …` is one name). Made list items again when the answer has three or more: one or two such
  * sentences may be a dashed aside ("Overall – it depends."), three in one answer are a list.
  */
-const DASH_ITEM = /(?<!\d)([.!?:])[ \t]+((?:[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*[ \t]){0,4}[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*)[ \t]+([–—]|-)[ \t]+/gu;
+const DASH_ITEM = /(?<!\d|(?:^|[\s(])(?:Mr|Mrs|Ms|Dr|St|Mt|Jr|Sr|Sra|Sta|vs|No|Nr))([.!?:])[ \t]+((?:(?:Mr|Mrs|Ms|Dr|St|Mt)\.[ \t])?(?:[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*[ \t]){0,4}[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+-]*(?:\.[\p{L}\p{N}]+)*)[ \t]+([–—]|-)[ \t]+/gu;
 
 /** Lower-case words inside a name: the connectors a capitalised run keeps, and "and" and articles ("Acme and Sons"). */
 const NAME_JOINERS: ReadonlySet<string> = new Set([...CONNECTORS, 'y', 'e', 'et', 'and', 'und', 'a', 'an']);

@@ -33,3 +33,8 @@ export function isSubjectVerb(word: string): boolean {
 export function isPlanSuffix(word: string): boolean {
   return knowledge().lists.planSuffixes.has(fold(word));
 }
+
+/** Words that make a model a tier of its own ("Vista 7 Pro", "Acme X5 Mini"), not the same model described ("Acme X5 Electric"). */
+export function isModelTierWord(word: string): boolean {
+  return knowledge().lists.modelTierWords.has(fold(word));
+}
