@@ -143,6 +143,17 @@ describe('answer blocks', () => {
     // a lone number is not a list
     expect(restoreLineBreaks(`${'Plenty of words in one long line of prose here. '.repeat(5)}It costs 2. Then more.`)).not.toContain('\n');
   });
+
+  it('puts breaks back before a field label written for each pick, label words or not', () => {
+    const flat =
+      'For a small support team these are the strongest fits: 1. Acme Desk Why it stands out: The most mature ticketing system. Price: From $55 a month ' +
+      'Watch out for: Setup takes effort. 2. Globex Help Why it stands out: Cheaper, with a free plan. Price: Free for two agents Watch out for: A busier interface.\n';
+    const restored = restoreLineBreaks(flat);
+    expect(restored).toContain('fits:\n1. Acme Desk\nWhy it stands out: The most mature');
+    expect(restored).toContain('\n2. Globex Help\nWhy it stands out: Cheaper');
+    expect(restored).toContain('\nWatch out for: A busier interface.');
+    expect(extractBrands(flat)).toEqual(['Acme Desk', 'Globex Help']);
+  });
 });
 
 describe('candidates', () => {

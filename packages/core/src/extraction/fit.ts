@@ -150,30 +150,35 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
   const names = [...seen].filter(([name, count]) => count >= MIN_FEATURE_ROWS || name === 'bias').map(([name]) => name).sort();
   const index = new Map(names.map((name, position) => [name, position]));
   const size = names.length;
-  const data = rows.map((row) => ({
-    entries: [...row.features].flatMap(([name, value]) => {
-      const position = index.get(name);
-      return position === undefined ? [] : [[position, value] as const];
-    }),
-    label: row.label,
-    weight: row.weight ?? 1,
-  }));
+  const data = rows.map((row) => {
+    const entries = [...row.features]
+      .map(([name, value]) => [index.get(name), value] as const)
+      .filter((entry): entry is readonly [number, number] => entry[0] !== undefined)
+      .sort((left, right) => left[0] - right[0]);
+    return { features: Int32Array.from(entries, (entry) => entry[0]), values: Float64Array.from(entries, (entry) => entry[1]), label: row.label, weight: row.weight ?? 1 };
+  });
   const bias = index.get('bias');
   const weights = new Float64Array(size);
   for (let iteration = 0; iteration < options.iterations; iteration += 1) {
     const gradient = new Float64Array(size);
     const hessian = new Float64Array(size * size);
     for (const row of data) {
+      const { features, values } = row;
       let sum = 0;
-      for (const [feature, value] of row.entries) sum += (weights[feature] ?? 0) * value;
+      for (let i = 0; i < features.length; i += 1) sum += (weights[features[i] ?? 0] ?? 0) * (values[i] ?? 0);
       const p = 1 / (1 + Math.exp(-sum));
       const error = (p - row.label) * row.weight;
       const curvature = Math.max(p * (1 - p), 1e-9) * row.weight;
-      for (const [a, va] of row.entries) {
-        gradient[a] = (gradient[a] ?? 0) + error * va;
-        for (const [b, vb] of row.entries) hessian[a * size + b] = (hessian[a * size + b] ?? 0) + curvature * va * vb;
+      // the Hessian is symmetric: its lower half is summed here, the upper half copied below
+      for (let i = 0; i < features.length; i += 1) {
+        const a = features[i] ?? 0;
+        const va = (values[i] ?? 0) * curvature;
+        gradient[a] = (gradient[a] ?? 0) + error * (values[i] ?? 0);
+        const rowStart = a * size;
+        for (let j = 0; j <= i; j += 1) hessian[rowStart + (features[j] ?? 0)] = (hessian[rowStart + (features[j] ?? 0)] ?? 0) + va * (values[j] ?? 0);
       }
     }
+    for (let a = 0; a < size; a += 1) for (let b = 0; b < a; b += 1) hessian[b * size + a] = hessian[a * size + b] ?? 0;
     for (let feature = 0; feature < size; feature += 1) {
       const penalty = feature === bias ? 1e-6 : options.l2;
       gradient[feature] = (gradient[feature] ?? 0) + penalty * (weights[feature] ?? 0);
@@ -199,10 +204,13 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
 function solveSymmetric(matrix: Float64Array, vector: Float64Array, size: number): Float64Array {
   const lower = new Float64Array(size * size);
   for (let i = 0; i < size; i += 1) {
+    const rowI = i * size;
     for (let j = 0; j <= i; j += 1) {
-      let sum = matrix[i * size + j] ?? 0;
-      for (let k = 0; k < j; k += 1) sum -= (lower[i * size + k] ?? 0) * (lower[j * size + k] ?? 0);
-      lower[i * size + j] = i === j ? Math.sqrt(Math.max(sum, 1e-12)) : sum / (lower[j * size + j] ?? 1);
+      const rowJ = j * size;
+      let sum = matrix[rowI + j] as number;
+      // the hot loop of the fit: typed-array reads are in bounds, so no `?? 0` on each
+      for (let k = 0; k < j; k += 1) sum -= (lower[rowI + k] as number) * (lower[rowJ + k] as number);
+      lower[rowI + j] = i === j ? Math.sqrt(Math.max(sum, 1e-12)) : sum / (lower[rowJ + j] as number);
     }
   }
   const y = new Float64Array(size);

@@ -31,11 +31,15 @@ function restoreLines(text: string): string {
     .replace(/([.!?:)*])\s+([-*•]\s+(?=\S))/gu, '$1\n$2')
     .replace(/\s+(\|[^|\n]+\|)\s+(?=\|)/gu, '\n$1\n')
     .replace(FIELD_LABEL, (_match: string, phrase: string) => breakBeforeLabel(phrase));
-  const dashed = [...labelled.matchAll(DASH_ITEM)].length >= 3 ? labelled.replace(DASH_ITEM, (_match: string, end: string, head: string, dash: string) => `${end}\n${dashItem(head, dash)}`) : labelled;
+  const fielded = breakBeforeRepeatedLabels(labelled);
+  const dashed = [...fielded.matchAll(DASH_ITEM)].length >= 3 ? fielded.replace(DASH_ITEM, (_match: string, end: string, head: string, dash: string) => `${end}\n${dashItem(head, dash)}`) : fielded;
   const opened = linesOpenedBy(dashed);
-  return dashed.replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string) =>
-    (opened.get(label) ?? 0) >= 2 ? `${before}\n- **${name}**\n${label}` : match,
-  );
+  return dashed.replace(NAME_BEFORE_LABEL, (match: string, before: string, name: string, label: string, offset: number) => {
+    if ((opened.get(label) ?? 0) < 2) return match;
+    // `1. Acme CRM` / `Best for:` is a numbered item with its name as its head already
+    if (/(?:^|\s)\d{1,2}[.)]$/u.test(dashed.slice(Math.max(0, offset - 3), offset + 1))) return `${before} ${name}\n${label}`;
+    return `${before}\n- **${name}**\n${label}`;
+  });
 }
 
 /**
@@ -71,6 +75,33 @@ function dashItem(head: string, dash: string): string {
     }
   }
   return `- ${head} ${dash} `;
+}
+
+/**
+ * A field label that opens each pick's fields (`Why it stands out:`, `Limitations:`) is written two or
+ * more times: a line break goes back before each, label words or not. The label is the longest
+ * capitalised phrase of up to four words before a colon that the answer writes two or more times
+ * (`… Acme Suite Why it stands out: …` → `Acme Suite` / `Why it stands out: …`).
+ */
+function breakBeforeRepeatedLabels(text: string): string {
+  const colons = [...text.matchAll(/((?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+):(?= )/gu)];
+  const counts = new Map<string, number>();
+  const suffixes = (phrase: string): string[] => {
+    const words = phrase.split(' ');
+    return words.map((_word, index) => words.slice(index).join(' ')).filter((suffix) => /^\p{Lu}/u.test(suffix));
+  };
+  for (const match of colons) for (const suffix of suffixes(match[1] ?? '')) counts.set(suffix, (counts.get(suffix) ?? 0) + 1);
+  const breaks: number[] = [];
+  for (const match of colons) {
+    const phrase = match[1] ?? '';
+    const label = suffixes(phrase).find((suffix) => (counts.get(suffix) ?? 0) >= 2);
+    if (label === undefined) continue;
+    const at = (match.index ?? 0) + phrase.length - label.length;
+    if (at > 0 && text[at - 1] === ' ') breaks.push(at);
+  }
+  let out = text;
+  for (const at of breaks.reverse()) out = `${out.slice(0, at - 1)}\n${out.slice(at)}`;
+  return out;
 }
 
 /** How many lines each label (`Best for:`) opens. */
