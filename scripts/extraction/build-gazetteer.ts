@@ -54,12 +54,12 @@ const demonyms = new Set<string>();
 const units = new Set<string>();
 const organisations = new Set<string>();
 const sentenceOpeners = new Set<string>();
-// words that open a sentence but never end a name: comparatives, superlatives and adverbs the lexicon
+// words that open a sentence but never end a name: comparatives, superlatives, adverbs and adjectives the lexicon
 // gives no noun or name reading ("Widest", "Already", "Often")
 const NOUN_OR_NAME = new Set(['Singular', 'Plural', 'Noun', 'ProperNoun', 'Organization', 'Place', 'City', 'Country', 'Region', 'MaleName', 'FemaleName', 'FirstName', 'LastName', 'Person', 'Uncountable', 'Actor', 'Unit', 'Currency']);
 for (const [word, tags] of Object.entries(lexicon)) {
   const list = Array.isArray(tags) ? tags : [tags];
-  if (list.some((tag) => tag === 'Comparative' || tag === 'Superlative' || tag === 'Adverb') && !list.some((tag) => NOUN_OR_NAME.has(tag)) && !word.includes(' ')) sentenceOpeners.add(word);
+  if (list.some((tag) => tag === 'Comparative' || tag === 'Superlative' || tag === 'Adverb' || tag === 'Adjective') && !list.some((tag) => NOUN_OR_NAME.has(tag)) && !word.includes(' ')) sentenceOpeners.add(word);
   if (list.some((tag) => tag === 'MaleName' || tag === 'FemaleName' || tag === 'FirstName')) givenNames.add(word);
   if (list.includes('LastName')) surnames.add(word);
   if (list.some((tag) => tag === 'City' || tag === 'Country' || tag === 'Region' || tag === 'Place')) bigPlaces.add(word);

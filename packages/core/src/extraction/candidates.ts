@@ -259,8 +259,6 @@ function trimRange(text: string, from: number, to: number): [number, number] | n
   let end = to;
   const tail = text.slice(start, end).match(TRAILING);
   if (tail !== null) end -= tail[0].length;
-  // a possessive at the end: "Asana's"
-  if (/['’]s$/u.test(text.slice(start, end))) end -= 2;
   // unbalanced quotes or brackets at the edges
   while (end > start && /["'“”’)\]]/u.test(text[end - 1] ?? '') && !balanced(text.slice(start, end))) end -= 1;
   while (start < end && /["'“”‘([]/u.test(text[start] ?? '')) start += 1;
@@ -342,7 +340,8 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       // "Acme's Turbo Plan", "Acme Airways' Turbo Class": the owner and the owned are two runs
       const possessive = /['’]s$|s['’]$/u.test(previous.text);
       if (possessive && previous !== first) break;
-      if (possessive && previous === first && /^\p{Lu}/u.test(token.text)) break;
+      // … unless what follows names a business: "Acme's Pizza", "Globex's Bakery & Café" are one name
+      if (possessive && previous === first && /^\p{Lu}/u.test(token.text) && !namesBusiness(tokens, next)) break;
       // a capitalised function word inside a run opens the next sentence whose full stop was lost
       // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex")
       if (lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) {
@@ -414,6 +413,17 @@ function isEverydayWordForm(word: string): boolean {
   return isCommonWord(word) || (word.endsWith('s') && isCommonWord(word.slice(0, -1)));
 }
 
+/** Whether one of the (up to three) capitalised tokens from `index` on is a business word ("Pizza", "Bakery"). */
+function namesBusiness(tokens: readonly Token[], index: number): boolean {
+  const business = knowledge().lists.businessWords;
+  for (let at = index; at < Math.min(tokens.length, index + 3); at += 1) {
+    const token = tokens[at];
+    if (token === undefined || !isCapToken(token.text)) return false;
+    if (business.has(token.text.toLowerCase())) return true;
+  }
+  return false;
+}
+
 function atSentenceStart(text: string, position: number): boolean {
   const before = text.slice(0, position).replace(/[\s"'“‘(*_¿¡]+$/u, '');
   if (before === '') return true;
@@ -426,5 +436,7 @@ const SENTENCE_OPENERS = new Set(['the', 'a', 'an', 'this', 'these', 'it', 'its'
 function lostSentenceStart(token: string, after: string): boolean {
   if (!/^\p{Lu}\p{Ll}*$/u.test(token) || !/^ \p{Ll}/u.test(after)) return false;
   const word = token.toLowerCase();
-  return SENTENCE_OPENERS.has(word) || knowledge().sentenceOpeners.has(word);
+  if (SENTENCE_OPENERS.has(word)) return true;
+  // a model's tier ends a name, it does not open a sentence: "Acme Ultra is …"
+  return knowledge().sentenceOpeners.has(word) && !knowledge().lists.modelTierWords.has(word) && !knowledge().lists.planSuffixes.has(word);
 }

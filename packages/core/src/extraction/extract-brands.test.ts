@@ -214,6 +214,17 @@ describe('candidates', () => {
     expect(surfaces).toContain('Zorblax Airways');
     expect(surfaces).toContain('Sky Suite');
     expect(surfaces).toContain('Quenty Airlines');
+    // an adjective that opens the next sentence ends a run too, a model's tier does not
+    const adjectives = readCandidates(readBlocks('Zorblax Forms Strong and simple. Quenty Box Ultra is the big one.')).map((candidate) => candidate.surface);
+    expect(adjectives).toContain('Zorblax Forms');
+    expect(adjectives).toContain('Quenty Box Ultra');
+  });
+
+  it("keeps a possessive that names a business, in prose and in a name slot: \"Zorblax's Pizza\", \"- Quenty's – …\"", () => {
+    const prose = readCandidates(readBlocks("Locals swear by Zorblax's Pizza and Quenty's Bakery & Café, while Initech's new plan is cheaper.")).map((candidate) => candidate.surface);
+    expect(prose).toEqual(['Locals', "Zorblax's Pizza", "Quenty's Bakery & Café", 'Initech']);
+    const heads = readCandidates(readBlocks("- Quenty's – a Victorian pub with snugs\n- Globex's – live music most nights")).filter((candidate) => candidate.slot === 'list_head');
+    expect(heads.map((candidate) => candidate.surface)).toEqual(["Quenty's", "Globex's"]);
   });
 
   it("ends a list item's unformatted head where formatting starts", () => {

@@ -167,7 +167,8 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (words.some((word) => UNIT.test(word)) || UNIT.test(candidate.surface)) set('shape:unit');
   if (candidate.surface.length > 40) set('shape:long');
   if (candidate.surface.replace(/[^\p{L}\p{N}]/gu, '').length <= 2) set('shape:tiny');
-  const lowerWords = words.filter((word, index) => /^\p{Ll}/u.test(word) && !k.lists.functionWords.has(fold(word)) && index > 0);
+  // a version or model mark in lower case ("v2", "mk3", "x1") is part of a name, not a lower-case word of a phrase
+  const lowerWords = words.filter((word, index) => /^\p{Ll}/u.test(word) && !/\p{N}/u.test(word) && !k.lists.functionWords.has(fold(word)) && index > 0);
   if (lowerWords.length > 0) set('shape:lower_word_inside');
   if (folded.some((word, index) => index > 0 && index < folded.length - 1 && k.lists.functionWords.has(word))) set('shape:function_word_inside');
   if (/[!?]/u.test(candidate.surface)) set('shape:sentence_mark');
