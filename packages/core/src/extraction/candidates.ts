@@ -5,7 +5,7 @@
 
 import type { InlineSpan, TextBlock } from './answer-blocks.js';
 import { knowledge } from './knowledge.js';
-import { isCommonWord } from './words.js';
+import { isCommonWord, isModelTierWord, isPlanSuffix } from './words.js';
 
 export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
 
@@ -438,5 +438,5 @@ function lostSentenceStart(token: string, after: string): boolean {
   const word = token.toLowerCase();
   if (SENTENCE_OPENERS.has(word)) return true;
   // a model's tier ends a name, it does not open a sentence: "Acme Ultra is …"
-  return knowledge().sentenceOpeners.has(word) && !knowledge().lists.modelTierWords.has(word) && !knowledge().lists.planSuffixes.has(word);
+  return knowledge().sentenceOpeners.has(word) && !isModelTierWord(word) && !isPlanSuffix(word);
 }

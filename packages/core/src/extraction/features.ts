@@ -62,7 +62,7 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
   const fieldLabels = new Map<string, number>();
   for (const candidate of candidates) {
     const key = compactBrandKey(candidate.surface);
-    if (candidate.slot !== 'prose' && /^\s*:/u.test(candidate.block.text.slice(candidate.to, candidate.to + 3))) fieldLabels.set(key, (fieldLabels.get(key) ?? 0) + 1);
+    if (candidate.slot !== 'prose' && followedByColon(candidate)) fieldLabels.set(key, (fieldLabels.get(key) ?? 0) + 1);
     const entry = keys.get(key) ?? { count: 0, structural: 0, prose: 0, midSentence: 0, formatted: 0 };
     entry.count += 1;
     if (candidate.slot === 'prose') entry.prose += 1;
@@ -83,6 +83,11 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
     slots: candidates.filter((candidate) => candidate.slot === 'list_head' || candidate.slot === 'heading' || candidate.slot === 'table_cell').length,
     fieldLabels,
   };
+}
+
+/** A colon right after the candidate: `**Price:** …`, `Best for: …`. */
+function followedByColon(candidate: Candidate): boolean {
+  return /^\s*:/u.test(candidate.block.text.slice(candidate.to, candidate.to + 3));
 }
 
 function groupByBlock(candidates: readonly Candidate[]): Map<object, Candidate[]> {
@@ -255,7 +260,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (k.cues.feature.some((cue) => cue[0] === next)) set('after:feature_noun');
   const tail = candidate.block.text.slice(candidate.to, candidate.to + 3);
   if (/^['’]s\b/u.test(tail)) set('after:possessive');
-  if (/^\s*:/u.test(tail)) {
+  if (followedByColon(candidate)) {
     set('after:colon');
     // the same `**Label:**` opening two or more items is a field of each pick, not a pick
     if ((context.fieldLabels.get(key) ?? 0) >= 2) set('repeat:field_label');
