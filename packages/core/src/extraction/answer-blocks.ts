@@ -52,6 +52,8 @@ export interface TextBlock {
   offsets: number[];
   spans: InlineSpan[];
   depth?: number;
+  /** For a heading (or a lone bold line): what its section holds before the next heading of its level or higher (deeper headings, a list of names, a list of details, text). */
+  over?: 'headings' | 'names' | 'details' | 'text';
   list?: ListPlace;
   table?: TablePlace;
   /** The nearest heading (or lone bold line) above, as plain text. */
@@ -75,21 +77,24 @@ export function readBlocks(answer: string): TextBlock[] {
 
   const visitChildren = (nodes: readonly RootContent[], list?: ListPlace): void => {
     let firstParagraph = true;
-    for (const node of nodes) {
+    nodes.forEach((node, index) => {
       if (node.type === 'heading') {
         const block = phrasingBlock('heading', (node as Heading).children);
         const depth = (node as Heading).depth;
         while ((headings.at(-1)?.depth ?? 0) >= depth) headings.pop();
-        push({ ...block, depth }, headings.at(-1)?.text ?? '');
+        const over = headingHolds(nodes, index, depth);
+        push(over === undefined ? { ...block, depth } : { ...block, depth, over }, headings.at(-1)?.text ?? '');
         headings.push({ depth, text: block.text });
         section = block.text;
       } else if (node.type === 'paragraph') {
         const block = phrasingBlock('paragraph', (node as Paragraph).children);
         const place = list === undefined ? undefined : { ...list, firstParagraph };
         firstParagraph = false;
-        push(place === undefined ? block : { ...block, list: place });
         // A lone bold line outside a list is a heading in all but syntax, and so is a short line ending in a colon ("Sources:").
-        if (place === undefined && (isLoneBold(block) || isLeadIn(block))) section = block.text;
+        const headingLike = place === undefined && (isLoneBold(block) || isLeadIn(block));
+        const over = headingLike ? headingHolds(nodes, index, 7) : undefined;
+        push(place !== undefined ? { ...block, list: place } : over !== undefined ? { ...block, over } : block);
+        if (headingLike) section = block.text;
       } else if (node.type === 'list') {
         visitList(node as List, list === undefined ? 0 : list.depth + 1);
       } else if (node.type === 'table') {
@@ -98,7 +103,7 @@ export function readBlocks(answer: string): TextBlock[] {
         visitChildren(node.children, list);
       }
       // code, html, thematic breaks and definitions carry no names we read.
-    }
+    });
   };
 
   const visitList = (node: List, depth: number): void => {
@@ -124,6 +129,29 @@ export function readBlocks(answer: string): TextBlock[] {
 
   visitChildren(tree.children);
   return blocks;
+}
+
+/**
+ * What a heading stands over: deeper headings ("## Downtown" over "### 1. Acme Café"), a list of
+ * names or of details (judged as sub-lists are), or text. A heading over names is a group label.
+ */
+function headingHolds(nodes: readonly RootContent[], index: number, depth: number): TextBlock['over'] {
+  let first: RootContent | undefined;
+  for (let at = index + 1; at < nodes.length; at += 1) {
+    const node = nodes[at];
+    if (node === undefined) break;
+    if (node.type === 'heading') {
+      if ((node as Heading).depth <= depth) break;
+      return 'headings';
+    }
+    if (node.type === 'thematicBreak' || node.type === 'html' || node.type === 'definition') continue;
+    first ??= node;
+    if (depth > 6) break; // a bold line has no deeper headings: what follows it at once is enough
+  }
+  if (first === undefined) return undefined;
+  if (first.type === 'list') return sublistKind(first as List);
+  if (first.type === 'table') return 'names';
+  return 'text';
 }
 
 /** Whether a sub-list holds names (most items open with a short head) or details about its parent. */

@@ -4,7 +4,7 @@
 // model (features.ts, model.ts) decides.
 
 import type { InlineSpan, TextBlock } from './answer-blocks.js';
-import { knowledge } from './knowledge.js';
+import { fold, knowledge } from './knowledge.js';
 import { isCommonWord, isModelTierWord, isPlanSuffix } from './words.js';
 
 export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
@@ -35,7 +35,7 @@ export interface Candidate {
   url?: string;
 }
 
-const NUMBERING = /^(?:\s|#\d+\b|\d{1,2}[.)](?!\d)|\(?[a-h][.)]\s|[IVX]{1,4}\.\s|[^\p{L}\p{N}"'“¿¡(]+)*/u;
+const NUMBERING = /^(?:\s|#\d+\b|\d{1,2}[.)](?!\d)|[\d#*]\uFE0F?\u20E3|\(?[a-h][.)]\s|[IVX]{1,4}\.\s|[^\p{L}\p{N}"'“¿¡(]+)*/u;
 const TRAILING = /[\s:;,.!?*_–—-]+$/u;
 const LABEL_COLON = /^([^:]{1,40}):\s+(\S.*)$/u;
 const SEPARATOR = /\s+(?:—|–|--|-|\||·|→|->)\s+|\s*[—–]\s*(?=\p{Lu})/u;
@@ -225,7 +225,8 @@ function headParts(text: string, from: number, to: number, cut: Cut, mayList: bo
   if (paren !== null && paren.index > 0) end = from + paren.index;
   const trimmed = trimRange(text, from, end);
   if (trimmed === null) return [];
-  const [start, stop] = trimmed;
+  const [start, titled] = trimmed;
+  const stop = start + shoppingTitleEnd(text.slice(start, titled));
   const slice = text.slice(start, stop);
   const pieces = mayList ? splitList(slice) : [{ text: slice, offset: 0 }];
   if (pieces.length > 1) {
@@ -235,6 +236,53 @@ function headParts(text: string, from: number, to: number, cut: Cut, mayList: bo
     });
   }
   return [{ text: slice, from: start, to: stop, cut }];
+}
+
+/** Capacities, sizes and pack counts: "256GB", "50H", "4K", "140x190", "2-Pack" (not inches: "Acme 65-Inch Q9" is a model; not "5G": "Acme A56 5G" is one). */
+const SPEC_TOKEN = /^(?:\d+(?:[.,]\d+)?(?:gb|tb|mb|mah|wh|kwh|h|w|hz|k|p|pa|l|ml|kg|lbs?|oz|qt|pcs|pack|count|ct)|\d+(?:[.,]\d+)?[x×]\d+(?:[.,]\d+)?(?:[x×]\d+)?(?:cm|mm)?|\d+-(?:pack|piece|count))$/iu;
+/** Words a model's name keeps after its number: "Series 10", "3200 Series", "Gen 2". */
+const MODEL_WORDS = new Set(['series', 'edition', 'gen', 'generation', 'model', 'mark', 'mk']);
+
+/**
+ * Where a shop's product title stops naming the product: "Acme X5 Pro Noise Cancelling Wireless
+ * Headphones, 50H Playtime" is "Acme X5 Pro". The name ends at a model number (or a tier after
+ * it) followed by everyday or tech words, with a long tail; or at a size or capacity ("256GB").
+ * Returns the length of the slice to keep (all of it when it is no such title).
+ */
+export function shoppingTitleEnd(slice: string): number {
+  const tokens = [...slice.matchAll(/[^\s,]+/gu)].map((match) => ({ word: match[0], from: match.index, to: match.index + match[0].length }));
+  if (tokens.length < 4) return slice.length;
+  const k = knowledge();
+  const isModel = (word: string): boolean => /\p{N}/u.test(word) || isModelTierWord(word) || MODEL_WORDS.has(fold(word));
+  const isDescriptor = (word: string): boolean => {
+    const key = fold(word);
+    if (MODEL_WORDS.has(key) || isModelTierWord(key) || isPlanSuffix(key)) return false;
+    if (k.lists.techTerms.has(key) || k.lists.platforms.has(key)) return true;
+    // an everyday word written as one ("Wireless", "running"), not a code ("DC", "Di")
+    return word.length > 2 && /^\p{L}\p{Ll}+(?:-\p{L}+)?$/u.test(word) && (isCommonWord(word) || k.commonRank.has(key));
+  };
+  const isSpec = (index: number): boolean => {
+    const word = tokens[index]?.word ?? '';
+    if (SPEC_TOKEN.test(word)) return true;
+    // "750 Wh", "24 Days": a number and its unit
+    return /^\d+(?:[.,]\d+)?$/u.test(word) && SPEC_TOKEN.test(`1${tokens[index + 1]?.word ?? ''}`);
+  };
+  // the name ends before the cut and before the describing words in front of it: "Acme X5 GPS 256GB",
+  // and before a size or capacity "Acme Duo Air Fryer, 8 Qt"
+  const kept = (index: number, describing: boolean): number => {
+    let at = index;
+    while (at > 2 && isDescriptor(tokens[at - 1]?.word ?? '') && (describing || isModel(tokens[at - 2]?.word ?? ''))) at -= 1;
+    return slice.slice(0, tokens[at - 1]?.to ?? slice.length).replace(/[\s,]+$/u, '').length;
+  };
+  for (let index = 2; index < tokens.length; index += 1) {
+    const token = tokens[index];
+    const previous = tokens[index - 1];
+    if (token === undefined || previous === undefined) continue;
+    if (isSpec(index)) return kept(index, true);
+    const modelBefore = isModel(previous.word) && tokens.slice(0, index).some((item) => /\p{N}/u.test(item.word));
+    if (modelBefore && isDescriptor(token.word) && tokens.length - index >= 3) return kept(index, false);
+  }
+  return slice.length;
 }
 
 /** "Notion, Obsidian and Bear": several names in one slot, when each piece starts like a name. */
@@ -279,7 +327,7 @@ const LEADING_DROPS = new Set([
   'its', 'their', 'our', 'your', 'my', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'many', 'most', 'all', 'every', 'each', 'any', 'while', 'when', 'since', 'because', 'although', 'unlike',
   'the', 'a', 'an', 'and', 'or', 'but', 'if', 'for', 'with', 'in', 'on', 'at', 'to', 'from', 'by', 'of', 'as', 'so', 'then', 'also', 'both',
   'el', 'la', 'los', 'las', 'un', 'una', 'y', 'o', 'con', 'en', 'para', 'por', 'de', 'del', 'al', 'le', 'les', 'des', 'une', 'et', 'ou', 'avec', 'pour',
-  'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'und', 'oder', 'mit', 'für', 'im', 'o', 'os', 'as', 'um', 'uma', 'e', 'com', 'em', 'no', 'na', 'nos', 'nas',
+  'der', 'die', 'das', 'den', 'dem', 'ein', 'eine', 'und', 'oder', 'mit', 'für', 'im', 'vom', 'beim', 'zum', 'zur', 'auch', 'aus', 'nach', 'o', 'os', 'as', 'um', 'uma', 'e', 'com', 'em', 'no', 'na', 'nos', 'nas',
 ]);
 
 /** Titles before a person's name ("Chef", "Founder", "Dr."): not part of any name, and a cue for the model. */
@@ -339,12 +387,14 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       if (!/^(?: |\s&\s|\s\+\s)$/u.test(gap) && !abbreviation) break;
       // "Acme's Turbo Plan", "Acme Airways' Turbo Class": the owner and the owned are two runs
       const possessive = /['’]s$|s['’]$/u.test(previous.text);
-      if (possessive && previous !== first) break;
+      // … unless a business word follows: "Spellbound Children's Bookshop"
+      if (possessive && previous !== first && !namesBusiness(tokens, next)) break;
       // … unless what follows names a business: "Acme's Pizza", "Globex's Bakery & Café" are one name
       if (possessive && previous === first && /^\p{Lu}/u.test(token.text) && !namesBusiness(tokens, next)) break;
       // a capitalised function word inside a run opens the next sentence whose full stop was lost
-      // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex")
-      if (lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) {
+      // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex"),
+      // and a word after "&" ends a name ("Barnes & Noble at …")
+      if (!/[&+]/u.test(gap) && lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) {
         beforeSentence = true;
         break;
       }
@@ -419,7 +469,7 @@ function namesBusiness(tokens: readonly Token[], index: number): boolean {
   for (let at = index; at < Math.min(tokens.length, index + 3); at += 1) {
     const token = tokens[at];
     if (token === undefined || !isCapToken(token.text)) return false;
-    if (business.has(token.text.toLowerCase())) return true;
+    if (business.has(fold(token.text))) return true;
   }
   return false;
 }
@@ -438,5 +488,10 @@ function lostSentenceStart(token: string, after: string): boolean {
   const word = token.toLowerCase();
   if (SENTENCE_OPENERS.has(word)) return true;
   // a model's tier ends a name, it does not open a sentence: "Acme Ultra is …"
-  return knowledge().sentenceOpeners.has(word) && !isModelTierWord(word) && !isPlanSuffix(word);
+  if (!knowledge().sentenceOpeners.has(word) || isModelTierWord(word) || isPlanSuffix(word)) return false;
+  // the gazetteer's openers are English: they open a lost sentence only before English words
+  // ("Acme CRM Great for small teams"), not a name's last word ("Barnes & Noble at …", "Club Social est …")
+  const next = /^ (\p{Ll}+) (\p{Ll}+)/u.exec(after);
+  const k = knowledge();
+  return next !== null && k.distinctlyEnglish.has(next[1] ?? '') && k.everydayEnglish.has(fold(next[2] ?? ''));
 }

@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readBlocks } from './answer-blocks.js';
 import { restoreLineBreaks } from './restore-line-breaks.js';
-import { nameParts, readCandidates } from './candidates.js';
+import { nameParts, readCandidates, shoppingTitleEnd } from './candidates.js';
+import { answerContext, candidateFeatures, isGermanCompound } from './features.js';
+import { knowledge } from './knowledge.js';
 import { explainExtraction, extractBrands } from './extract-brands.js';
 
 // Answers written for these tests in the shapes assistants use; none comes from the dev set.
@@ -112,6 +114,15 @@ describe('answer blocks', () => {
     expect(restoreLineBreaks(titled).split('\n').at(-1)).toBe('- Mr. Quenty Noodles – Spicy miso and a vegan bowl.');
     const two = 'Which one depends on what you need most from it, and on how much time you have each week to practise with it. Overall – it depends. Zorblax – fine. The rest is up to you and your budget, really.';
     expect(restoreLineBreaks(two)).toBe(two);
+  });
+
+  it('tells what a heading or a lone bold line stands over: deeper headings, a list of names or of details, text', () => {
+    const answer = [
+      '## Downtown', '', '### 1. Zorblax Café', 'Good coffee.', '', '### 2. Quenty Books', '', '- **Why it stands out:** old maps', '- **Price:** low', '',
+      '**Riverside**', '', '- **Zorblax Pizza**', '- **Quenty Deli**', '',
+    ].join('\n');
+    const over = readBlocks(answer).filter((block) => block.over !== undefined).map((block) => [block.text, block.over]);
+    expect(over).toEqual([['Downtown', 'headings'], ['1. Zorblax Café', 'text'], ['2. Quenty Books', 'details'], ['Riverside', 'names']]);
   });
 
   it('reads a short line ending in a colon as the section of what follows, as a lone bold line is', () => {
@@ -227,6 +238,28 @@ describe('candidates', () => {
     expect(heads.map((candidate) => candidate.surface)).toEqual(["Quenty's", "Globex's"]);
   });
 
+  it('ends a shop\'s product title at the model, before its descriptions, sizes and capacities', () => {
+    const titles: Array<[string, string]> = [
+      ['Zorblax Q45 Adaptive Noise Cancelling Headphones, 50H Playtime', 'Zorblax Q45'],
+      ['Quenty Phone 10 Pro 256GB Titanium Blue', 'Quenty Phone 10 Pro'],
+      ['Zorblax Runner 570 GPS Running Smartwatch, 47mm', 'Zorblax Runner 570'],
+      ['Quenty Trekker 750 Trail Bike, 750 Wh, 12 Speed', 'Quenty Trekker 750'],
+      ['Zorblax Cruiser E-Bike, 750 Wh, Step-Through', 'Zorblax Cruiser E-Bike'],
+      // names without a model number, short titles and sizes in inches stay whole
+      ['Zorblax Ice Cream & Bakery Shop', 'Zorblax Ice Cream & Bakery Shop'],
+      ['Quenty Model 3 Long Range', 'Quenty Model 3 Long Range'],
+      ['Zorblax 21-Inch Hardside Spinner Case', 'Zorblax 21-Inch Hardside Spinner Case'],
+    ];
+    expect(titles.map(([title]) => title.slice(0, shoppingTitleEnd(title)))).toEqual(titles.map(([, name]) => name));
+  });
+
+  it('keeps a name whole across "&" and a word that only English would read as opening a sentence', () => {
+    const surfaces = (text: string): string[] => readCandidates(readBlocks(text)).map((candidate) => candidate.surface);
+    expect(surfaces('I would skip the Zorblax & Noble at the mall.')).toContain('Zorblax & Noble');
+    expect(surfaces('Juste en face, le Quenty Social est dans le même esprit.')).toContain('Quenty Social');
+    expect(surfaces("If you have kids, Zorblax Children's Bookshop is worth it.")).toContain("Zorblax Children's Bookshop");
+  });
+
   it("ends a list item's unformatted head where formatting starts", () => {
     const answer = '1. Zorblax Stroll 5 *Best for: bumpy sidewalks* Big wheels.\n2. Quenty Vista V3 **Best for:** families.';
     const heads = readCandidates(readBlocks(answer)).filter((candidate) => candidate.slot === 'list_head').map((candidate) => candidate.surface);
@@ -244,6 +277,32 @@ describe('candidates', () => {
     expect(surfaces).not.toContain('Zorblax Zorblax Cloud Pro');
     // neither side stands alone elsewhere: the run stays whole
     expect(surfaces).toContain('Apple Music Spotify Premium');
+  });
+});
+
+describe('features', () => {
+  const featuresOf = (answer: string, surface: string): string[] => {
+    const candidates = readCandidates(readBlocks(answer));
+    const context = answerContext(answer, candidates);
+    const candidate = candidates.find((item) => item.surface === surface);
+    if (candidate === undefined) throw new Error(`no candidate ${surface}`);
+    return [...candidateFeatures(candidate, context).keys()];
+  };
+
+  it('marks a name placed on a street, and a name written after "in" somewhere in the answer', () => {
+    const answer = 'For dinner, book Zorblax Bistro, rue des Martyrs, or Quenty Tavern on Elm Street. Stay in Riverbend; Riverbend has the best bars.';
+    expect(featuresOf(answer, 'Zorblax Bistro')).toContain('after:address');
+    expect(featuresOf(answer, 'Quenty Tavern')).toContain('after:address');
+    expect(featuresOf(answer, 'Riverbend')).toContain('repeat:after_locative_somewhere');
+    expect(featuresOf(answer, 'Quenty Tavern')).not.toContain('repeat:after_locative_somewhere');
+  });
+
+  it('tells German compounds and inflections of everyday words from other capitalised words', () => {
+    const german = knowledge().everydayGerman;
+    expect(isGermanCompound('folgekosten', german)).toBe(true);
+    expect(isGermanCompound('datenschutz', german)).toBe(true);
+    expect(isGermanCompound('zorblax', german)).toBe(false);
+    expect(isGermanCompound('quentyhaus', german)).toBe(false);
   });
 });
 
@@ -284,7 +343,8 @@ describe('extractBrands', () => {
     expect(slack?.drivers.length).toBeGreaterThan(0);
     const asana = candidates.find((candidate) => candidate.surface === 'Asana' && candidate.slot === 'heading');
     expect(asana?.decision).toBe('entry');
-    expect(asana?.drivers.map(([name]) => name)).toContain('slot:heading');
+    // the tagline's dash after it, the clue of a pick heading, is among what drove it
+    expect(asana?.drivers.map(([name]) => name)).toContain('after:dash');
   });
 
   it('never throws and never reports a word the answer does not contain', () => {

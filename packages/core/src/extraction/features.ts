@@ -30,7 +30,7 @@ export function expandFeatures(features: Features): Features {
 
 /** Context words taken as features: only everyday ones (the 1,000 commonest of a language), never names. */
 const CONTEXT_WORD_RANK = 1000;
-const KNOWN_FEATURES = /^(?:list:(?!some_label_words|business_word|plan_suffix_last|feature_noun_last)|gaz:(?!known_brand)|common:(?:single|all))/u;
+const KNOWN_FEATURES = /^(?:list:(?!some_label_words|business_word|plan_suffix_last|feature_noun_last)|gaz:(?!known_brand|chain_brand)|common:(?:single|all))/u;
 const SUPERLATIVES = new Set(['best', 'top', 'most', 'great', 'ideal', 'cheapest', 'fastest', 'mejor', 'mejores', 'melhor', 'melhores', 'meilleur', 'meilleure', 'beste', 'bester', 'bestes', 'ideal', 'ideales']);
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’&+.-]*/gu;
@@ -41,7 +41,7 @@ export interface AnswerContext {
   /** Folded answer text, to tell words the answer also writes in lower case. */
   lowerText: string;
   /** Per compact key: how many candidates, how many in name slots, in prose, at sentence starts. */
-  keys: Map<string, { count: number; structural: number; prose: number; midSentence: number; formatted: number }>;
+  keys: Map<string, { count: number; structural: number; prose: number; midSentence: number; formatted: number; locative: number; address: number }>;
   /** Compact keys of every candidate, word by word, to tell makers ("Acme" in "Acme Runner"). */
   firstWords: Map<string, number>;
   brandKey: string | undefined;
@@ -63,8 +63,10 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
   for (const candidate of candidates) {
     const key = compactBrandKey(candidate.surface);
     if (candidate.slot !== 'prose' && followedByColon(candidate)) fieldLabels.set(key, (fieldLabels.get(key) ?? 0) + 1);
-    const entry = keys.get(key) ?? { count: 0, structural: 0, prose: 0, midSentence: 0, formatted: 0 };
+    const entry = keys.get(key) ?? { count: 0, structural: 0, prose: 0, midSentence: 0, formatted: 0, locative: 0, address: 0 };
     entry.count += 1;
+    if (candidate.slot === 'prose' && endsWithCue(wordsBefore(candidate, 3), knowledge().cues.locative)) entry.locative += 1;
+    if (followedByAddress(candidate)) entry.address += 1;
     if (candidate.slot === 'prose') entry.prose += 1;
     else entry.structural += 1;
     if (candidate.slot === 'prose' && !candidate.sentenceStart) entry.midSentence += 1;
@@ -83,6 +85,51 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
     slots: candidates.filter((candidate) => candidate.slot === 'list_head' || candidate.slot === 'heading' || candidate.slot === 'table_cell').length,
     fieldLabels,
   };
+}
+
+const ADDRESS_LEAD = /^['’]?s?\s*(?:[,(—–-]\s*)?(?:(?:on|at|off|in|near|en|em|na|no|à|au|sur|dans|am|an der|auf der|in der|im)\s+)?(?:the\s+)?(?:\d+[a-z]?,?\s+)?/iu;
+const STREET_SUFFIX = /^\p{Lu}\p{Ll}+(?:straße|strasse|gasse|platz|allee|damm|ufer|weg|ring|markt)\b/u;
+
+/**
+ * An address right after the candidate: "Acme Café, rue des Martyrs", "Globex Books on Queen Street",
+ * "Acme (Hauptstraße 12)". Businesses are placed on streets; streets and districts are not.
+ */
+function followedByAddress(candidate: Candidate): boolean {
+  const rest = candidate.block.text.slice(candidate.to, candidate.to + 60);
+  if (!/^['’]?s?[\s,(—–-]/u.test(rest)) return false;
+  const after = rest.slice(ADDRESS_LEAD.exec(rest)?.[0].length ?? 0);
+  if (STREET_SUFFIX.test(after)) return true;
+  const tokens = after.match(WORD) ?? [];
+  if (STREET_PREFIXES.has(fold(tokens[0] ?? ''))) return true;
+  // a street named by its capitalised words and then its kind: "Queen Street East", "Elm St"
+  for (let index = 1; index < Math.min(tokens.length, 5); index += 1) {
+    if (!/^[\p{Lu}\p{N}]/u.test(tokens[index - 1] ?? '')) return false;
+    if (STREET_SUFFIXES.has(fold(tokens[index] ?? '').replace(/\.$/u, ''))) return true;
+  }
+  return false;
+}
+
+/** Kinds of street written before or after the street's name. */
+const STREET_PREFIXES = new Set(['rue', 'avenue', 'boulevard', 'bd', 'calle', 'avenida', 'av', 'rua', 'carrer', 'paseo', 'passeig', 'via', 'viale', 'corso', 'largo', 'travessa', 'quai', 'chaussee', 'chaussée', 'allee']);
+const STREET_SUFFIXES = new Set(['street', 'st', 'avenue', 'ave', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'way', 'row', 'place', 'pl', 'square', 'sq', 'terrace', 'parade', 'crescent', 'highway', 'hwy', 'pike', 'strasse', 'straße', 'gasse', 'platz', 'allee']);
+
+/**
+ * A German noun made of everyday words, or one inflected: "Folgekosten" (Folge + Kosten),
+ * "Datenschutz", "Teppiche" (Teppich + e). German writes every noun with a capital, so these are
+ * the capitalised words of a German answer that name nothing.
+ */
+export function isGermanCompound(word: string, everyday: ReadonlySet<string>): boolean {
+  if (word.length < 6 || everyday.has(word)) return false;
+  const known = (part: string): boolean => everyday.has(part) || /(?:e|en|n|s|er|se|es)$/u.test(part) && everyday.has(part.replace(/(?:e|en|n|s|er|se|es)$/u, ''));
+  // an inflected everyday noun
+  for (const ending of ['e', 'en', 'n', 's', 'es', 'er', 'se', 'nen']) if (word.endsWith(ending) && everyday.has(word.slice(0, -ending.length))) return true;
+  for (let cut = 3; cut <= word.length - 3; cut += 1) {
+    const left = word.slice(0, cut);
+    const right = word.slice(cut);
+    if (!known(right)) continue;
+    if (everyday.has(left) || (/(?:s|n|en|es|e)$/u.test(left) && everyday.has(left.replace(/(?:s|n|en|es|e)$/u, '')))) return true;
+  }
+  return false;
 }
 
 /** A colon right after the candidate: `**Price:** …`, `Best for: …`. */
@@ -154,7 +201,10 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
 
   set('bias');
   if (context.language !== 'en') set(`lang:${context.language}`);
-  if (context.language === 'de' && words.length === 1) set('lang:de_single_word');
+  if (context.language === 'de' && words.length === 1) {
+    set('lang:de_single_word');
+    if (isGermanCompound(folded[0] ?? '', k.everydayGerman)) set('lang:de_everyday_compound');
+  }
   set(`slot:${candidate.slot}`);
   if (candidate.plainHead) set('slot:list_head_plain');
   if (candidate.cut !== 'whole') set(`cut:${candidate.cut}`);
@@ -231,8 +281,12 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (context.lowerText.includes(` ${folded.join(' ')} `)) set('written_lower_elsewhere');
 
   // a brand a maintained collection knows (simple-icons): strong evidence unless it is also an everyday word
-  if (k.knownBrands.has(knownBrandKey(whole))) set(words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
+  // … and no evidence when our own lists or the gazetteer also know it as a platform, store, place or term ("Android", "Iceland")
+  const listedAsContext = f.has('gaz:big_place') || (['platforms', 'stores', 'reviewSources', 'techTerms', 'parentCompanies', 'placeWords'] as const).some((name) => f.has(`list:${name}`));
+  if (k.knownBrands.has(knownBrandKey(whole))) set(listedAsContext ? 'gaz:known_brand_listed_as_context' : words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
   else if (words.length > 1 && k.knownBrands.has(knownBrandKey(firstWord))) set(ranks[0] === undefined ? 'gaz:known_brand_first_word' : 'gaz:known_brand_everyday_first_word');
+  // a chain that trades in many towns (name-suggestion-index): weaker evidence, its names include everyday words
+  if (!k.knownBrands.has(knownBrandKey(whole)) && k.chainBrands.has(knownBrandKey(whole))) set(listedAsContext ? 'gaz:chain_brand_listed_as_context' : words.length === 1 && ranks[0] !== undefined ? 'gaz:chain_brand_everyday_word' : 'gaz:chain_brand');
 
   // context around it
   const before = wordsBefore(candidate, 3);
@@ -265,6 +319,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
     // the same `**Label:**` opening two or more items is a field of each pick, not a pick
     if ((context.fieldLabels.get(key) ?? 0) >= 2) set('repeat:field_label');
   }
+  if (followedByAddress(candidate)) set('after:address');
   if (/^\s*\(/u.test(tail)) set('after:paren');
   if (/^\s*[–—-]\s/u.test(tail)) set('after:dash');
   if (candidate.beforeSentence === true) set(candidate.sentenceStart ? 'prose:lost_head' : 'prose:before_sentence');
@@ -297,6 +352,8 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
     if (candidate.block.list.hasSublist && candidate.block.list.firstParagraph) set(candidate.block.list.sublist === 'details' ? 'list:detailed_head' : 'list:group_head');
   }
   if (candidate.slot === 'heading' && (candidate.block.depth ?? 3) <= 2) set('heading:top_level');
+  // a heading over deeper headings or a list of names labels a group; over details or text it heads one pick
+  if (candidate.block.over !== undefined) set(`heading:over_${candidate.block.over}`);
   const table = candidate.block.table;
   if (table !== undefined) {
     const header = fold(table.header);
@@ -314,6 +371,9 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
     if (!structural && seen.structural > 0) set('repeat:also_in_slot');
     if (seen.midSentence > 0) set('repeat:mid_sentence_somewhere');
     if (seen.formatted > 0 && !candidate.formatted) set('repeat:formatted_elsewhere');
+    // placed on a street somewhere (a business), or after "in"/"à"/"em" somewhere (often a district)
+    if (seen.address > 0) set('repeat:address_somewhere');
+    if (seen.locative > 0) set('repeat:after_locative_somewhere');
   }
   if (words.length === 1 && (context.firstWords.get(firstWord) ?? 0) > 0) set('maker_of_other_candidate');
   if (context.brandKey !== undefined && key === context.brandKey) set('is_audited_brand');

@@ -17,12 +17,20 @@ export interface Knowledge {
   units: ReadonlySet<string>;
   /** Compact keys (lower-case letters and digits) of brands a maintained collection knows (simple-icons). */
   knownBrands: ReadonlySet<string>;
+  /** Chain brands of shops, banks, restaurants and hotels (name-suggestion-index), by knownBrandKey. */
+  chainBrands: ReadonlySet<string>;
   /** Comparatives, superlatives and adverbs (compromise's lexicon): a capitalised one before a lower-case word opens a sentence. */
   sentenceOpeners: ReadonlySet<string>;
   /** Everyday words of en, es, pt, fr, de: word → best (lowest) frequency rank in any of them. */
   commonRank: ReadonlyMap<string, number>;
   /** The 10,000 commonest words of English and Spanish (the languages brand names most often borrow from). */
   everydayEnglishSpanish: ReadonlySet<string>;
+  /** The 10,000 commonest words of English. */
+  everydayEnglish: ReadonlySet<string>;
+  /** … less the ones other languages use more ("est", "dans"). */
+  distinctlyEnglish: ReadonlySet<string>;
+  /** The 10,000 commonest words of German, to tell its compound nouns ("Folgekosten"). */
+  everydayGerman: ReadonlySet<string>;
   lists: Readonly<Record<TermList, ReadonlySet<string>>>;
   cues: Readonly<Record<CueList, readonly string[][]>>;
 }
@@ -69,6 +77,7 @@ interface GazetteerFile {
   demonyms: string[];
   units: string[];
   knownBrands: string[];
+  chainBrands: string[];
   sentenceOpeners: string[];
   commonWords: Record<string, string[]>;
 }
@@ -109,6 +118,9 @@ export function knowledge(): Knowledge {
   const everydayEnglishSpanish = new Set([...(gazetteer.commonWords.en ?? []), ...(gazetteer.commonWords.es ?? [])].map(fold));
   loaded = {
     everydayEnglishSpanish,
+    everydayEnglish: new Set((gazetteer.commonWords.en ?? []).map(fold)),
+    distinctlyEnglish: englishOnly(gazetteer.commonWords),
+    everydayGerman: new Set((gazetteer.commonWords.de ?? []).map(fold)),
     bigPlaces: set(gazetteer.bigPlaces),
     places: set(gazetteer.places),
     givenNames: set(gazetteer.givenNames),
@@ -116,10 +128,22 @@ export function knowledge(): Knowledge {
     demonyms: set(gazetteer.demonyms),
     units: set(gazetteer.units),
     knownBrands: new Set(gazetteer.knownBrands.map(knownBrandKey).filter((key) => key.length > 1)),
+    chainBrands: new Set(gazetteer.chainBrands.map(knownBrandKey).filter((key) => key.length > 1)),
     sentenceOpeners: set(gazetteer.sentenceOpeners),
     commonRank,
     lists,
     cues,
   };
   return loaded;
+}
+
+/**
+ * English's 10,000 commonest words, less the ones other languages use more: the subtitle lists
+ * carry "est" and "dans" in English too. A word of another language's first thousand stays only
+ * if it is among English's first 300 ("no", "a").
+ */
+function englishOnly(commonWords: Record<string, string[]>): Set<string> {
+  const foreign = new Set<string>();
+  for (const [language, words] of Object.entries(commonWords)) if (language !== 'en') for (const word of words.slice(0, 1000)) foreign.add(fold(word));
+  return new Set((commonWords.en ?? []).map(fold).filter((word, rank) => rank < 300 || !foreign.has(word)));
 }
