@@ -250,6 +250,8 @@ const MODEL_WORDS = new Set(['series', 'edition', 'gen', 'generation', 'model', 
  * Returns the length of the slice to keep (all of it when it is no such title).
  */
 export function shoppingTitleEnd(slice: string): number {
+  // both cuts need a number: a model's, a size's or a capacity's
+  if (!/\p{N}/u.test(slice)) return slice.length;
   const tokens = [...slice.matchAll(/[^\s,]+/gu)].map((match) => ({ word: match[0], from: match.index, to: match.index + match[0].length }));
   if (tokens.length < 4) return slice.length;
   const k = knowledge();

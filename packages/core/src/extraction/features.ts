@@ -53,6 +53,8 @@ export interface AnswerContext {
   slots: number;
   /** Per compact key: how many name slots write it as a field label, a colon after it (`**Price:** …`). */
   fieldLabels: Map<string, number>;
+  /** The candidates an address follows ("…, rue des Martyrs"). */
+  addressed: ReadonlySet<Candidate>;
 }
 
 /** What the whole answer says about each candidate's key: read once per answer. */
@@ -60,13 +62,17 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
   const keys: AnswerContext['keys'] = new Map();
   const firstWords = new Map<string, number>();
   const fieldLabels = new Map<string, number>();
+  const addressed = new Set<Candidate>();
   for (const candidate of candidates) {
     const key = compactBrandKey(candidate.surface);
     if (candidate.slot !== 'prose' && followedByColon(candidate)) fieldLabels.set(key, (fieldLabels.get(key) ?? 0) + 1);
     const entry = keys.get(key) ?? { count: 0, structural: 0, prose: 0, midSentence: 0, formatted: 0, locative: 0, address: 0 };
     entry.count += 1;
     if (candidate.slot === 'prose' && endsWithCue(wordsBefore(candidate, 3), knowledge().cues.locative)) entry.locative += 1;
-    if (followedByAddress(candidate)) entry.address += 1;
+    if (followedByAddress(candidate)) {
+      entry.address += 1;
+      addressed.add(candidate);
+    }
     if (candidate.slot === 'prose') entry.prose += 1;
     else entry.structural += 1;
     if (candidate.slot === 'prose' && !candidate.sentenceStart) entry.midSentence += 1;
@@ -84,6 +90,7 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
     byBlock: groupByBlock(candidates),
     slots: candidates.filter((candidate) => candidate.slot === 'list_head' || candidate.slot === 'heading' || candidate.slot === 'table_cell').length,
     fieldLabels,
+    addressed,
   };
 }
 
@@ -319,7 +326,7 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
     // the same `**Label:**` opening two or more items is a field of each pick, not a pick
     if ((context.fieldLabels.get(key) ?? 0) >= 2) set('repeat:field_label');
   }
-  if (followedByAddress(candidate)) set('after:address');
+  if (context.addressed.has(candidate)) set('after:address');
   if (/^\s*\(/u.test(tail)) set('after:paren');
   if (/^\s*[–—-]\s/u.test(tail)) set('after:dash');
   if (candidate.beforeSentence === true) set(candidate.sentenceStart ? 'prose:lost_head' : 'prose:before_sentence');
