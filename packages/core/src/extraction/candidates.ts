@@ -271,6 +271,7 @@ export function shoppingTitleEnd(slice: string): number {
   };
   // the name ends before the cut and before the describing words in front of it: "Acme X5 GPS 256GB",
   // and before a size or capacity "Acme Duo Air Fryer, 8 Qt"
+  const firstNumber = tokens.findIndex((item) => /\p{N}/u.test(item.word));
   const kept = (index: number, describing: boolean): number => {
     let at = index;
     while (at > 2 && isDescriptor(tokens[at - 1]?.word ?? '') && (describing || isModel(tokens[at - 2]?.word ?? ''))) at -= 1;
@@ -281,7 +282,7 @@ export function shoppingTitleEnd(slice: string): number {
     const previous = tokens[index - 1];
     if (token === undefined || previous === undefined) continue;
     if (isSpec(index)) return kept(index, true);
-    const modelBefore = isModel(previous.word) && tokens.slice(0, index).some((item) => /\p{N}/u.test(item.word));
+    const modelBefore = isModel(previous.word) && firstNumber !== -1 && firstNumber < index;
     if (modelBefore && isDescriptor(token.word) && tokens.length - index >= 3) return kept(index, false);
   }
   return slice.length;
@@ -489,11 +490,11 @@ function lostSentenceStart(token: string, after: string): boolean {
   if (!/^\p{Lu}\p{Ll}*$/u.test(token) || !/^ \p{Ll}/u.test(after)) return false;
   const word = token.toLowerCase();
   if (SENTENCE_OPENERS.has(word)) return true;
+  const k = knowledge();
   // a model's tier ends a name, it does not open a sentence: "Acme Ultra is …"
-  if (!knowledge().sentenceOpeners.has(word) || isModelTierWord(word) || isPlanSuffix(word)) return false;
+  if (!k.sentenceOpeners.has(word) || isModelTierWord(word) || isPlanSuffix(word)) return false;
   // the gazetteer's openers are English: they open a lost sentence only before English words
   // ("Acme CRM Great for small teams"), not a name's last word ("Barnes & Noble at …", "Club Social est …")
   const next = /^ (\p{Ll}+) (\p{Ll}+)/u.exec(after);
-  const k = knowledge();
   return next !== null && k.distinctlyEnglish.has(next[1] ?? '') && k.everydayEnglish.has(fold(next[2] ?? ''));
 }

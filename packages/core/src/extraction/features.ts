@@ -63,12 +63,13 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
   const firstWords = new Map<string, number>();
   const fieldLabels = new Map<string, number>();
   const addressed = new Set<Candidate>();
+  const locative = knowledge().cues.locative;
   for (const candidate of candidates) {
     const key = compactBrandKey(candidate.surface);
     if (candidate.slot !== 'prose' && followedByColon(candidate)) fieldLabels.set(key, (fieldLabels.get(key) ?? 0) + 1);
     const entry = keys.get(key) ?? { count: 0, structural: 0, prose: 0, midSentence: 0, formatted: 0, locative: 0, address: 0 };
     entry.count += 1;
-    if (candidate.slot === 'prose' && endsWithCue(wordsBefore(candidate, 3), knowledge().cues.locative)) entry.locative += 1;
+    if (candidate.slot === 'prose' && endsWithCue(wordsBefore(candidate, 3), locative)) entry.locative += 1;
     if (followedByAddress(candidate)) {
       entry.address += 1;
       addressed.add(candidate);
@@ -287,13 +288,15 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (ranks.some((rank) => rank !== undefined && rank < 1000)) set('common:very_common_word');
   if (context.lowerText.includes(` ${folded.join(' ')} `)) set('written_lower_elsewhere');
 
-  // a brand a maintained collection knows (simple-icons): strong evidence unless it is also an everyday word
-  // … and no evidence when our own lists or the gazetteer also know it as a platform, store, place or term ("Android", "Iceland")
+  // a brand a maintained collection knows (simple-icons), or a chain that trades in many towns
+  // (name-suggestion-index, weaker: its names include everyday words): strong evidence unless it is
+  // also an everyday word, and none when our own lists or the gazetteer also know it as a platform,
+  // store, place or term ("Android", "Iceland")
   const listedAsContext = f.has('gaz:big_place') || (['platforms', 'stores', 'reviewSources', 'techTerms', 'parentCompanies', 'placeWords'] as const).some((name) => f.has(`list:${name}`));
-  if (k.knownBrands.has(knownBrandKey(whole))) set(listedAsContext ? 'gaz:known_brand_listed_as_context' : words.length === 1 && ranks[0] !== undefined ? 'gaz:known_brand_everyday_word' : 'gaz:known_brand');
-  else if (words.length > 1 && k.knownBrands.has(knownBrandKey(firstWord))) set(ranks[0] === undefined ? 'gaz:known_brand_first_word' : 'gaz:known_brand_everyday_first_word');
-  // a chain that trades in many towns (name-suggestion-index): weaker evidence, its names include everyday words
-  if (!k.knownBrands.has(knownBrandKey(whole)) && k.chainBrands.has(knownBrandKey(whole))) set(listedAsContext ? 'gaz:chain_brand_listed_as_context' : words.length === 1 && ranks[0] !== undefined ? 'gaz:chain_brand_everyday_word' : 'gaz:chain_brand');
+  const brandKey = knownBrandKey(whole);
+  const collection = k.knownBrands.has(brandKey) ? 'gaz:known_brand' : k.chainBrands.has(brandKey) ? 'gaz:chain_brand' : undefined;
+  if (collection !== undefined) set(listedAsContext ? `${collection}_listed_as_context` : words.length === 1 && ranks[0] !== undefined ? `${collection}_everyday_word` : collection);
+  if (collection !== 'gaz:known_brand' && words.length > 1 && k.knownBrands.has(knownBrandKey(firstWord))) set(ranks[0] === undefined ? 'gaz:known_brand_first_word' : 'gaz:known_brand_everyday_first_word');
 
   // context around it
   const before = wordsBefore(candidate, 3);

@@ -217,7 +217,6 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
   return out;
 }
 
-/** Solves A x = b for a symmetric positive definite A (Cholesky). */
 /** The lower Cholesky factor of a symmetric positive-definite matrix (only its lower half is read). */
 function choleskyFactor(matrix: Float64Array, size: number): Float64Array {
   const lower = new Float64Array(size * size);
