@@ -4,7 +4,11 @@
 //                                     [--train dev-data/extraction-train/items.jsonl | --no-train]
 //                                     [--heldout dev-data/extraction-heldout/items.jsonl]
 //                                     [--min-f1 X] [--min-precision X] [--min-recall X]
-//                                     [--min-flattened-f1 X] [--min-bare-f1 X]
+//                                     [--min-flattened-f1 X] [--min-bare-f1 X] [--pooled K]
+//
+// --pooled K also reports K-fold cross-validation over the dev set and the training-only answers
+// together (780 answers, about 4,900 names): a steadier figure for comparing two versions of the
+// extractor than the dev set's 120 alone, which refitting moves by about ±0.005.
 //
 // The training-only answers (--train) join every fit, each fold's too, and are never scored: the
 // cross-validated figure is on the dev set's held-out answers alone. The script also reports the
@@ -42,6 +46,12 @@ console.log(`cross-validated (${k}-fold, ${items.length} items, ${extra.length} 
 console.log(`cross-validated, answers flattened as if copied from a web page: F1=${fixed(cv.flattened.f1)} P=${fixed(cv.flattened.precision)} R=${fixed(cv.flattened.recall)}`);
 console.log(`cross-validated, flattened and list numbers lost too: F1=${fixed(cv.bare.f1)} P=${fixed(cv.bare.precision)} R=${fixed(cv.bare.recall)}`);
 console.log(`per fold F1: ${cv.perFold.map((fold) => fixed(fold.f1)).join(' ')}`);
+if (args.includes('--pooled') && extra.length > 0) {
+  const pooledFolds = Number(option('--pooled', '5'));
+  const all = [...items, ...extra];
+  const pooled = crossValidate(all, pooledFolds, { ...DEFAULT_FIT, initial: fitModel(all, DEFAULT_FIT).weights });
+  console.log(`pooled (${pooledFolds}-fold over the ${all.length} dev and training-only answers): F1=${fixed(pooled.f1)} P=${fixed(pooled.precision)} R=${fixed(pooled.recall)}; flattened F1=${fixed(pooled.flattened.f1)}; without list numbers F1=${fixed(pooled.bare.f1)}`);
+}
 const training = toScores(evaluate(items, model));
 console.log(`training fit (not a result): F1=${fixed(training.f1)} P=${fixed(training.precision)} R=${fixed(training.recall)}; threshold ${model.threshold}`);
 const heldOutItems = existsSync(heldOutPath) ? loadDevItems(heldOutPath) : [];

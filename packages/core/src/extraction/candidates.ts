@@ -4,7 +4,8 @@
 // model (features.ts, model.ts) decides.
 
 import type { InlineSpan, TextBlock } from './answer-blocks.js';
-import { fold, knowledge } from './knowledge.js';
+import { isGermanCompound } from './features.js';
+import { fold, knowledge, knownBrandKey } from './knowledge.js';
 import { isCommonWord, isModelTierWord, isPlanSuffix } from './words.js';
 
 export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
@@ -45,7 +46,7 @@ const PLAIN_HEAD_END = /\s+(?:—|–|--|-|→)\s+|:\s|\s\(|,\s|\.\s|\s+is\s|\s+
 const MAX_NAME_WORDS = 8;
 
 /** Reads every candidate of the answer's blocks, in reading order. */
-export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
+export function readCandidates(blocks: readonly TextBlock[], options: { language?: string; restored?: boolean } = {}): Candidate[] {
   const out: Candidate[] = [];
   for (const block of blocks) {
     const covered: Array<[number, number]> = [];
@@ -94,7 +95,34 @@ export function readCandidates(blocks: readonly TextBlock[]): Candidate[] {
     // Running text: everything not read as a slot (long table cells included).
     for (const part of proseRuns(block, covered)) out.push(part);
   }
-  return splitMergedRuns(out);
+  const runs = splitMergedRuns(out);
+  // only where line breaks were lost: in an answer with its lines, a noun and a name meet within a sentence
+  return options.language === 'de' && options.restored === true ? runs.flatMap(splitGermanNounBeforeName) : runs;
+}
+
+/**
+ * German capitalises every noun, so a noun that ended a line, a label or a table cell runs into the
+ * name after it once line breaks are lost: "Leistungen Acme Direkt", "Aufpreis Globex Mobil",
+ * "Innenstadt Initech Bar". A run whose first word is an everyday German noun (or one made of
+ * everyday words) and whose second word is not is cut after the noun; not after a business word or a
+ * title ("Hotel Globex", "Frau Acme"), a brand the gazetteers know (a known "Acme Direct"), a proper
+ * adjective ("Deutsche Globex"), or a word English uses too ("Green Acme Energy").
+ */
+function splitGermanNounBeforeName(candidate: Candidate): Candidate[] {
+  if (candidate.slot === 'link' || candidate.slot === 'heading' || candidate.formatted) return [candidate];
+  const words = [...candidate.surface.matchAll(/\S+/gu)];
+  const [first, second] = words;
+  if (first === undefined || second === undefined || !/^\p{Lu}\p{Ll}+$/u.test(first[0]) || !/^\p{L}/u.test(second[0])) return [candidate];
+  const k = knowledge();
+  const noun = fold(first[0]);
+  const next = fold(second[0].replace(/[.,;:]$/u, ''));
+  const germanNoun = (word: string): boolean => k.everydayGerman.has(word) || isGermanCompound(word, k.everydayGerman);
+  if (!germanNoun(noun) || germanNoun(next) || k.everydayEnglish.has(noun) || k.lists.businessWords.has(noun) || k.lists.personTitles.has(noun)) return [candidate];
+  if (k.knownBrands.has(knownBrandKey(noun)) || k.chainBrands.has(knownBrandKey(noun)) || k.demonyms.has(noun) || k.lists.properAdjectives.has(noun)) return [candidate];
+  const from = candidate.from + (second.index ?? 0);
+  const left: Candidate = { ...candidate, surface: first[0], to: candidate.from + first[0].length };
+  const right: Candidate = { ...candidate, surface: candidate.block.text.slice(from, candidate.to), start: candidate.block.offsets[from] ?? candidate.start, from, sentenceStart: false, dropped: [] };
+  return [left, right];
 }
 
 /**
@@ -397,7 +425,9 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       // a capitalised function word inside a run opens the next sentence whose full stop was lost
       // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex"),
       // and a word after "&" ends a name ("Barnes & Noble at …")
-      if (!/[&+]/u.test(gap) && lostSentenceStart(token.text, text.slice(token.end, token.end + 24))) {
+      // … and so does "The" before a capitalised word and a lower-case one ("Acme Boot The Classic boot with …")
+      const theOpens = token.text === 'The' && !CONNECTORS.has(previous.text.toLowerCase()) && /^ \p{Lu}[\p{L}'’-]* \p{Ll}/u.test(text.slice(token.end, token.end + 40));
+      if (!/[&+]/u.test(gap) && (theOpens || lostSentenceStart(token.text, text.slice(token.end, token.end + 24)))) {
         beforeSentence = true;
         break;
       }

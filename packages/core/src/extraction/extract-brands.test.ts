@@ -229,6 +229,12 @@ describe('candidates', () => {
     const adjectives = readCandidates(readBlocks('Zorblax Forms Strong and simple. Quenty Box Ultra is the big one.')).map((candidate) => candidate.surface);
     expect(adjectives).toContain('Zorblax Forms');
     expect(adjectives).toContain('Quenty Box Ultra');
+    // "The" before a capitalised word and a lower-case one opens the description, not part of the name
+    const described = readCandidates(readBlocks('Best for winter: Zorblax Boot 566 The Classic boot with a warm lining. Read Lord of The Rings tonight.')).map((candidate) => candidate.surface);
+    expect(described).toContain('Zorblax Boot 566');
+    expect(described).not.toContain('Zorblax Boot 566 The Classic');
+    // … but not after a connector, where it is a title's own article
+    expect(described).toContain('Lord of The Rings');
   });
 
   it("keeps a possessive that names a business, in prose and in a name slot: \"Zorblax's Pizza\", \"- Quenty's – …\"", () => {
@@ -297,12 +303,45 @@ describe('features', () => {
     expect(featuresOf(answer, 'Quenty Tavern')).not.toContain('repeat:after_locative_somewhere');
   });
 
+  it('gives every name of an enumeration the everyday words around all of it: "brands like A or B", "A and B users"', () => {
+    const answer = 'Wear socks from brands like Zorblax Wool or Quenty. It suits Initech and Globex users best.';
+    expect(featuresOf(answer, 'Quenty')).toContain('enum_prev=like');
+    expect(featuresOf(answer, 'Zorblax Wool')).not.toContain('enum_prev=like');
+    expect(featuresOf(answer, 'Initech')).toContain('enum_next=users');
+    // the last name has the word as its own next word already
+    expect(featuresOf(answer, 'Globex')).toContain('next=users');
+    expect(featuresOf(answer, 'Globex')).not.toContain('enum_next=users');
+  });
+
   it('tells German compounds and inflections of everyday words from other capitalised words', () => {
     const german = knowledge().everydayGerman;
     expect(isGermanCompound('folgekosten', german)).toBe(true);
     expect(isGermanCompound('datenschutz', german)).toBe(true);
     expect(isGermanCompound('zorblax', german)).toBe(false);
     expect(isGermanCompound('quentyhaus', german)).toBe(false);
+  });
+
+  it('marks what German capitals say: an unknown single word, two capitalised words mid-sentence', () => {
+    const answer = 'Für die Familie ist der Zorblax Kombi gut, und die Quentyx ist günstig. Die Versicherung ist wichtig.';
+    expect(featuresOf(answer, 'Zorblax Kombi')).toContain('lang:de_multiword');
+    expect(featuresOf(answer, 'Quentyx')).toContain('lang:de_unknown_word');
+    expect(featuresOf(answer, 'Versicherung')).not.toContain('lang:de_unknown_word');
+  });
+});
+
+describe('German nouns run into names', () => {
+  const surfaces = (text: string, restored: boolean): string[] => readCandidates(readBlocks(text), { language: 'de', restored }).map((candidate) => candidate.surface);
+  const copied = 'Die Tarife im Vergleich: Leistungen Zorblax Direkt mit Schutz. Der Aufpreis Quenty Mobil ist klein. Im Hotel Quentyhof wohnt man gut. Die Deutsche Quentybahn fährt.';
+
+  it('cuts an everyday German noun off the name it ran into, in a one-line copy', () => {
+    const restored = surfaces(copied, true);
+    expect(restored).toEqual(expect.arrayContaining(['Leistungen', 'Zorblax Direkt', 'Aufpreis', 'Quenty Mobil']));
+    // not after a business word or a proper adjective
+    expect(restored).toEqual(expect.arrayContaining(['Hotel Quentyhof', 'Deutsche Quentybahn']));
+  });
+
+  it('leaves runs whole in an answer that kept its lines', () => {
+    expect(surfaces(copied, false)).toContain('Leistungen Zorblax Direkt');
   });
 });
 

@@ -8,7 +8,7 @@ import { compactBrandKey } from './brand-key.js';
 import { readCandidates, type Candidate } from './candidates.js';
 import type { Entry } from './entries.js';
 import { displayName, entryCoversName, groupMentions } from './entries.js';
-import { answerContext, candidateFeatures, type Features } from './features.js';
+import { answerContext, candidateFeatures, guessLanguage, type Features } from './features.js';
 import { createBrandMatcher } from './match-brand.js';
 import type { Mention } from './mention.js';
 import { committedWeights, contributions, logit, sigmoid, type ModelWeights } from './model.js';
@@ -64,7 +64,9 @@ export interface Extraction {
 /** Scored candidates of an answer: what the model is fitted on and decides with. */
 export function scoreCandidates(answer: string, brand?: string): Array<{ candidate: Candidate; features: Features }> {
   const text = restoreLineBreaks(answer);
-  const candidates = readCandidates(readBlocks(text));
+  // restored: a one-line answer whose breaks came back (restoreLineBreaks changed more than line endings)
+  const restored = text !== answer && text !== answer.replace(/\r\n?/gu, '\n');
+  const candidates = readCandidates(readBlocks(text), { language: guessLanguage(text), restored });
   const context = answerContext(text, candidates, brand);
   return candidates.map((candidate) => ({ candidate, features: candidateFeatures(candidate, context) }));
 }

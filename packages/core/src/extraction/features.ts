@@ -14,7 +14,7 @@ export type Features = Map<string, number>;
  * The copies are not stored: the model adds both weights (model.ts), the fit expands them.
  */
 /** Features with no slot-or-prose copy: the bias, and context words (few rows each already). */
-export const UNGROUPED = /^(?:bias$|prev=|next=)/u;
+export const UNGROUPED = /^(?:bias$|prev=|next=|enum_prev=|enum_next=)/u;
 
 export function groupOf(features: Features): 'S|' | 'P|' {
   return features.has('slot:prose') ? 'P|' : 'S|';
@@ -212,7 +212,11 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (context.language === 'de' && words.length === 1) {
     set('lang:de_single_word');
     if (isGermanCompound(folded[0] ?? '', k.everydayGerman)) set('lang:de_everyday_compound');
+    // a word German capitalises as a noun is an everyday one; one no word list knows is likelier a name
+    else if (k.commonRank.get(folded[0] ?? '') === undefined && !k.everydayGerman.has(folded[0] ?? '')) set('lang:de_unknown_word');
   }
+  // German writes its adjectives in lower case: two capitalised words in a row mid-sentence are a name
+  if (context.language === 'de' && words.length > 1 && !candidate.sentenceStart) set('lang:de_multiword');
   set(`slot:${candidate.slot}`);
   if (candidate.plainHead) set('slot:list_head_plain');
   if (candidate.cut !== 'whole') set(`cut:${candidate.cut}`);
@@ -317,6 +321,18 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (previousWord !== undefined && (k.commonRank.get(previousWord) ?? Infinity) < CONTEXT_WORD_RANK) set(`prev=${previousWord}`);
   const nextWord = after[0];
   if (nextWord !== undefined && (k.commonRank.get(nextWord) ?? Infinity) < CONTEXT_WORD_RANK) set(`next=${nextWord}`);
+  // An enumeration's members share what stands around all of it: "brands like A or B", "the A and B
+  // integrations", "joins A, B and C calls".
+  const opener = enumeration.before.at(-1);
+  if (opener !== undefined) {
+    const word = wordsBefore(opener, 1)[0];
+    if (word !== undefined && (k.commonRank.get(word) ?? Infinity) < CONTEXT_WORD_RANK) set(`enum_prev=${word}`);
+  }
+  const closer = enumeration.after.at(-1);
+  if (closer !== undefined) {
+    const word = wordsAfter(closer, 1)[0];
+    if (word !== undefined && (k.commonRank.get(word) ?? Infinity) < CONTEXT_WORD_RANK) set(`enum_next=${word}`);
+  }
   if (k.lists.personTitles.has(before.at(-1) ?? '')) set('before:person_title');
   if (before.at(-1) === 'the') set('before:the');
   const next = after[0] ?? '';

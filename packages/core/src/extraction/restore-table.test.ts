@@ -37,6 +37,20 @@ describe('restoreTables', () => {
     ]);
   });
 
+  it('opens the next row at a brand the gazetteers know, so the cell before keeps its own capitalised words', () => {
+    // the last cell of a row ends in a capitalised term ("in-flight Wi-Fi") that ran into the next row's name
+    const copied =
+      'Plans compared: Plan   Price   Notes Google Fi   $25   Good value on in-flight Wi-Fi Verizon Unlimited   $80   Perks and in-flight Wi-Fi Dropbox Plus   $30   Simple plans. That is the list.';
+    const [, table] = restoreTables(copied);
+    expect(table?.text.split('\n')).toEqual([
+      '| Plan | Price | Notes |',
+      '|---|---|---|',
+      '| Google Fi | $25 | Good value on in-flight Wi-Fi |',
+      '| Verizon Unlimited | $80 | Perks and in-flight Wi-Fi |',
+      '| Dropbox Plus | $30 | Simple plans. |',
+    ]);
+  });
+
   it('leaves sentences spaced twice, and text without borders, as they are', () => {
     const spaced = 'We looked at many options this year.  Most of them were fine for small teams.  A few stood out for price.  Others suit larger groups.  Pick the one that fits.  Try the free tiers first.  Then decide.';
     expect(restoreTables(spaced)).toEqual([{ text: spaced, table: false }]);

@@ -3,6 +3,8 @@
 // next: "… dealer support Acme Vado 4.0"). The table comes back as markdown, so its cells are read
 // as cells again, names in the first column among them.
 
+import { knowledge, knownBrandKey } from './knowledge.js';
+
 /** A cell border in a copied table: a tab, or two spaces or more. */
 const BORDER = /\t+ *| {2,}/gu;
 /** Longest a cell may be and still count as one (a sentence is not a cell). */
@@ -70,9 +72,26 @@ function rowBreak(text: string): number | null {
   let at = tokens.length;
   while (at > 0 && tokens.length - at < MAX_NAME_TOKENS && /^[\p{Lu}\p{N}(]/u.test(tokens[at - 1]?.[0] ?? '')) at -= 1;
   if (at === tokens.length) return null;
+  // a known brand inside the run opens the next row ("… in-flight Wi-Fi Acme Unlimited", "Notes Acme Mobile"):
+  // the last one, so the cell before keeps its own capitalised words
+  for (let brand = tokens.length - 1; brand > at || (brand > 0 && brand === at); brand -= 1) {
+    if (opensKnownBrand(tokens.slice(brand).map((token) => token[0]))) return tokens[brand]?.index ?? null;
+  }
   // all capitalised ("Globex Price"): the next row opens with the last word
   if (at === 0) return tokens.length >= 2 ? (tokens.at(-1)?.index ?? null) : null;
   return tokens[at]?.index ?? null;
+}
+
+/** Whether the words open with a brand the gazetteers know ("Acme Unlimited Plus", "Acme Mobile" for a known Acme). */
+function opensKnownBrand(words: readonly string[]): boolean {
+  const k = knowledge();
+  for (let length = 1; length <= Math.min(3, words.length); length += 1) {
+    const key = knownBrandKey(words.slice(0, length).join(' '));
+    // not a short key ("Fi"), nor a chain's name that is an everyday word ("Notes", "Office")
+    if (key.length < 4) continue;
+    if (k.knownBrands.has(key) || (k.chainBrands.has(key) && (length > 1 || !k.commonRank.has(key)))) return true;
+  }
+  return false;
 }
 
 /** Where the prose before a table ends: after its last sentence or colon, else before the trailing capitalised run. */
