@@ -89,6 +89,26 @@ describe('answer blocks', () => {
     expect(restoreLineBreaks('Short answer. 1. Not a list.')).toBe('Short answer. 1. Not a list.');
   });
 
+  it('makes list items again of headings an emoji opens after a sentence, two or more of them', () => {
+    const intro = 'There is no single best bank for everyone, it depends on your income and how you travel. ';
+    const medals = `${intro}${intro}These come up most often. 🥇 Zorbank (formerly Zorblax Bank): cheapest day to day. It has no fees. 🥈 Quentyneo — best for savers. It pays well.`;
+    expect(restoreLineBreaks(medals).split('\n').slice(1)).toEqual(['- 🥇 Zorbank (formerly Zorblax Bank): cheapest day to day. It has no fees.', '- 🥈 Quentyneo — best for savers. It pays well.']);
+    const heads = explainExtraction(medals).candidates.filter((candidate) => candidate.slot === 'list_head').map((candidate) => candidate.surface);
+    expect(heads).toEqual(['Zorbank', 'Quentyneo']);
+    // one emoji alone may be a flourish inside the text
+    const single = `${intro}${intro}Pick one. 🎉 Enjoy the savings and the free card.`;
+    expect(restoreLineBreaks(single)).toBe(single);
+  });
+
+  it('reads a field label with a space before its colon, as French writes it', () => {
+    const flat = `${'Voici les meilleures options selon votre usage et vos revenus. '.repeat(2)}1. Zorbank Pour qui : les petits budgets. Points forts : carte gratuite. 2. Quentyneo Pour qui : les épargnants. Points forts : assurance-vie.`;
+    const restored = restoreLineBreaks(flat);
+    expect(restored).toContain('\n1. Zorbank\nPour qui');
+    expect(restored).toContain('\n2. Quentyneo\nPour qui');
+    const heads = explainExtraction(flat).candidates.filter((candidate) => candidate.slot === 'list_head').map((candidate) => candidate.surface);
+    expect(heads).toEqual(['Zorbank', 'Quentyneo']);
+  });
+
   it('makes list items again of names followed by a dash right after a sentence, three or more of them', () => {
     const items = 'Which one depends on what you need most from it, so here is the short version: Zorblax – Best for building a daily habit. Quenty – Better grammar drills. zimbo – Book lessons with tutors. Nothing beats talking. Initech Pro – Free flashcards.';
     expect(restoreLineBreaks(items).split('\n')).toEqual([

@@ -22,7 +22,7 @@ export function restoreLineBreaks(answer: string): string {
 
 /** Breaks back before the list markers, headings, numbered items and field labels of running text. */
 function restoreLines(text: string): string {
-  const numbered = text.replace(/\s+(#{1,4}\s)/gu, '\n\n$1').replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2');
+  const numbered = emojiItems(text).replace(/\s+(#{1,4}\s)/gu, '\n\n$1').replace(/([.!?:)*])\s+(\d{1,2}[.)]\s+(?=\S))/gu, '$1\n$2');
   const items = numberedItems(numbered);
   const labelled = numbered
     .replace(NUMBERED_RUN, (match: string, space: string, _number: string, offset: number) =>
@@ -40,6 +40,20 @@ function restoreLines(text: string): string {
     if (/(?:^|\s)\d{1,2}[.)]$/u.test(dashed.slice(Math.max(0, offset - 3), offset + 1))) return `${before} ${name}\n${label}`;
     return `${before}\n- **${name}**\n${label}`;
   });
+}
+
+/** An emoji opening a heading or an item after a sentence ("… in 2025. 🥇 Acme Bank (…) : …", "… on it. ✅ Globex – …"). */
+const EMOJI_ITEM = /([.!?:)])[ \t]+((?:\p{Extended_Pictographic}|\p{Regional_Indicator}{2})\uFE0F?[ \t]*(?=[\p{Lu}\p{N}"“]))/gu;
+
+/**
+ * Headings and items an assistant opens with an emoji (medals, checks, pins) lost their line breaks
+ * like any other: with two or more of them after a sentence, each becomes a list item again, so its
+ * name is an item's head ("- 🥇 Acme Bank (…) : …"). One alone may be a flourish inside the text.
+ */
+function emojiItems(text: string): string {
+  const found = text.match(EMOJI_ITEM);
+  if (found === null || found.length < 2) return text;
+  return text.replace(EMOJI_ITEM, '$1\n- $2');
 }
 
 /**
@@ -84,7 +98,8 @@ function dashItem(head: string, dash: string): string {
  * (`… Acme Suite Why it stands out: …` → `Acme Suite` / `Why it stands out: …`).
  */
 function breakBeforeRepeatedLabels(text: string): string {
-  const colons = [...text.matchAll(/((?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+):(?= )/gu)];
+  // French writes a space before the colon ("Points forts :")
+  const colons = [...text.matchAll(/((?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+)[ \u00A0\u202F]?:(?= )/gu)];
   const counts = new Map<string, number>();
   const suffixes = (phrase: string): string[] => {
     const words = phrase.split(' ');
@@ -138,8 +153,8 @@ function numberedItems(text: string): Set<number> {
   return starts;
 }
 
-/** Up to three words ending in a colon, after a word (not after a full stop: that break is not lost). */
-const FIELD_LABEL = /(?<=[\p{L}\p{N})%])((?:\s+[\p{L}'’-]+){1,3}):(?=\s)/gu;
+/** Up to three words ending in a colon (French puts a space before it), after a word (not after a full stop: that break is not lost). */
+const FIELD_LABEL = /(?<=[\p{L}\p{N})%])((?:\s+[\p{L}'’-]+){1,3})[ \u00A0\u202F]?:(?=\s)/gu;
 
 /** Breaks the line before the last capitalised label word of the phrase (`… Initech Suite| Best for:`). */
 function breakBeforeLabel(phrase: string): string {
