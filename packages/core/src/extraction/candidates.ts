@@ -4,9 +4,8 @@
 // model (features.ts, model.ts) decides.
 
 import type { InlineSpan, TextBlock } from './answer-blocks.js';
-import { isGermanCompound } from './features.js';
 import { fold, knowledge, knownBrandKey } from './knowledge.js';
-import { isCommonWord, isModelTierWord, isPlanSuffix } from './words.js';
+import { isCommonWord, isGermanCompound, isModelTierWord, isPlanSuffix } from './words.js';
 
 export type Slot = 'list_head' | 'heading' | 'table_header' | 'table_cell' | 'bold' | 'link' | 'prose';
 
@@ -118,7 +117,8 @@ function splitGermanNounBeforeName(candidate: Candidate): Candidate[] {
   const next = fold(second[0].replace(/[.,;:]$/u, ''));
   const germanNoun = (word: string): boolean => k.everydayGerman.has(word) || isGermanCompound(word, k.everydayGerman);
   if (!germanNoun(noun) || germanNoun(next) || k.everydayEnglish.has(noun) || k.lists.businessWords.has(noun) || k.lists.personTitles.has(noun)) return [candidate];
-  if (k.knownBrands.has(knownBrandKey(noun)) || k.chainBrands.has(knownBrandKey(noun)) || k.demonyms.has(noun) || k.lists.properAdjectives.has(noun)) return [candidate];
+  const brandKey = knownBrandKey(noun);
+  if (k.knownBrands.has(brandKey) || k.chainBrands.has(brandKey) || k.demonyms.has(noun) || k.lists.properAdjectives.has(noun)) return [candidate];
   const from = candidate.from + (second.index ?? 0);
   const left: Candidate = { ...candidate, surface: first[0], to: candidate.from + first[0].length };
   const right: Candidate = { ...candidate, surface: candidate.block.text.slice(from, candidate.to), start: candidate.block.offsets[from] ?? candidate.start, from, sentenceStart: false, dropped: [] };
@@ -424,10 +424,8 @@ function proseRuns(block: TextBlock, covered: ReadonlyArray<[number, number]>): 
       if (possessive && previous === first && /^\p{Lu}/u.test(token.text) && !namesBusiness(tokens, next)) break;
       // a capitalised function word inside a run opens the next sentence whose full stop was lost
       // ("Acme CRM The most popular choice…"); a name keeps its articles in lower case ("House of the Globex"),
-      // and a word after "&" ends a name ("Barnes & Noble at …")
-      // … and so does "The" before a capitalised word and a lower-case one ("Acme Boot The Classic boot with …")
-      const theOpens = token.text === 'The' && !CONNECTORS.has(previous.text.toLowerCase()) && /^ \p{Lu}[\p{L}'’-]* \p{Ll}/u.test(text.slice(token.end, token.end + 40));
-      if (!/[&+]/u.test(gap) && (theOpens || lostSentenceStart(token.text, text.slice(token.end, token.end + 24)))) {
+      // and a word after "&" never opens a sentence ("Barnes & Noble at …")
+      if (!/[&+]/u.test(gap) && lostSentenceStart(token, previous, text)) {
         beforeSentence = true;
         break;
       }
@@ -516,7 +514,12 @@ function atSentenceStart(text: string, position: number): boolean {
 /** Words that open a sentence, not a name: "The", "Its", "Not" followed by a lower-case word ("… Acme CRM The most popular …"); comparatives, superlatives and adverbs come from the gazetteer. */
 const SENTENCE_OPENERS = new Set(['the', 'a', 'an', 'this', 'these', 'it', 'its', "it's", 'not', 'very', 'our', 'my', 'your', 'their', 'they', 'we', 'you', 'also', 'great', 'best', 'el', 'la', 'los', 'las', 'un', 'una', 'es', 'o', 'os', 'le', 'les', 'der', 'die', 'das']);
 
-function lostSentenceStart(token: string, after: string): boolean {
+function lostSentenceStart(current: Token, previous: Token, text: string): boolean {
+  const token = current.text;
+  // "The" before a capitalised word and a lower-case one ("Acme Boot The Classic boot with …"), not
+  // after a connector, where it is a title's own article ("Lord of The Rings")
+  if (token === 'The' && !CONNECTORS.has(previous.text.toLowerCase()) && /^ \p{Lu}[\p{L}'’-]* \p{Ll}/u.test(text.slice(current.end, current.end + 40))) return true;
+  const after = text.slice(current.end, current.end + 24);
   if (!/^\p{Lu}\p{Ll}*$/u.test(token) || !/^ \p{Ll}/u.test(after)) return false;
   const word = token.toLowerCase();
   if (SENTENCE_OPENERS.has(word)) return true;

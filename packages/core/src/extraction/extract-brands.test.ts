@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { readBlocks } from './answer-blocks.js';
 import { restoreLineBreaks } from './restore-line-breaks.js';
 import { nameParts, readCandidates, shoppingTitleEnd } from './candidates.js';
-import { answerContext, candidateFeatures, isGermanCompound } from './features.js';
+import { answerContext, candidateFeatures } from './features.js';
 import { knowledge } from './knowledge.js';
+import { isGermanCompound } from './words.js';
 import { explainExtraction, extractBrands } from './extract-brands.js';
 
 // Answers written for these tests in the shapes assistants use; none comes from the dev set.

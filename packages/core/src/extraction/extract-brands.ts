@@ -66,8 +66,9 @@ export function scoreCandidates(answer: string, brand?: string): Array<{ candida
   const text = restoreLineBreaks(answer);
   // restored: a one-line answer whose breaks came back (restoreLineBreaks changed more than line endings)
   const restored = text !== answer && text !== answer.replace(/\r\n?/gu, '\n');
-  const candidates = readCandidates(readBlocks(text), { language: guessLanguage(text), restored });
-  const context = answerContext(text, candidates, brand);
+  const language = guessLanguage(text);
+  const candidates = readCandidates(readBlocks(text), { language, restored });
+  const context = answerContext(text, candidates, brand, language);
   return candidates.map((candidate) => ({ candidate, features: candidateFeatures(candidate, context) }));
 }
 

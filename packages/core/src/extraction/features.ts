@@ -5,6 +5,7 @@
 import { compactBrandKey } from './brand-key.js';
 import type { Candidate } from './candidates.js';
 import { CUE_LISTS, fold, knowledge, knownBrandKey, type CueList, type Knowledge } from './knowledge.js';
+import { isGermanCompound } from './words.js';
 
 export type Features = Map<string, number>;
 
@@ -58,7 +59,7 @@ export interface AnswerContext {
 }
 
 /** What the whole answer says about each candidate's key: read once per answer. */
-export function answerContext(answer: string, candidates: readonly Candidate[], brand?: string): AnswerContext {
+export function answerContext(answer: string, candidates: readonly Candidate[], brand?: string, language = guessLanguage(answer)): AnswerContext {
   const keys: AnswerContext['keys'] = new Map();
   const firstWords = new Map<string, number>();
   const fieldLabels = new Map<string, number>();
@@ -87,7 +88,7 @@ export function answerContext(answer: string, candidates: readonly Candidate[], 
     keys,
     firstWords,
     brandKey: brand === undefined || brand.trim() === '' ? undefined : compactBrandKey(brand),
-    language: guessLanguage(answer),
+    language,
     byBlock: groupByBlock(candidates),
     slots: candidates.filter((candidate) => candidate.slot === 'list_head' || candidate.slot === 'heading' || candidate.slot === 'table_cell').length,
     fieldLabels,
@@ -120,25 +121,6 @@ function followedByAddress(candidate: Candidate): boolean {
 /** Kinds of street written before or after the street's name. */
 const STREET_PREFIXES = new Set(['rue', 'avenue', 'boulevard', 'bd', 'calle', 'avenida', 'av', 'rua', 'carrer', 'paseo', 'passeig', 'via', 'viale', 'corso', 'largo', 'travessa', 'quai', 'chaussee', 'chaussée', 'allee']);
 const STREET_SUFFIXES = new Set(['street', 'st', 'avenue', 'ave', 'road', 'rd', 'boulevard', 'blvd', 'lane', 'ln', 'drive', 'dr', 'way', 'row', 'place', 'pl', 'square', 'sq', 'terrace', 'parade', 'crescent', 'highway', 'hwy', 'pike', 'strasse', 'straße', 'gasse', 'platz', 'allee']);
-
-/**
- * A German noun made of everyday words, or one inflected: "Folgekosten" (Folge + Kosten),
- * "Datenschutz", "Teppiche" (Teppich + e). German writes every noun with a capital, so these are
- * the capitalised words of a German answer that name nothing.
- */
-export function isGermanCompound(word: string, everyday: ReadonlySet<string>): boolean {
-  if (word.length < 6 || everyday.has(word)) return false;
-  const known = (part: string): boolean => everyday.has(part) || /(?:e|en|n|s|er|se|es)$/u.test(part) && everyday.has(part.replace(/(?:e|en|n|s|er|se|es)$/u, ''));
-  // an inflected everyday noun
-  for (const ending of ['e', 'en', 'n', 's', 'es', 'er', 'se', 'nen']) if (word.endsWith(ending) && everyday.has(word.slice(0, -ending.length))) return true;
-  for (let cut = 3; cut <= word.length - 3; cut += 1) {
-    const left = word.slice(0, cut);
-    const right = word.slice(cut);
-    if (!known(right)) continue;
-    if (everyday.has(left) || (/(?:s|n|en|es|e)$/u.test(left) && everyday.has(left.replace(/(?:s|n|en|es|e)$/u, '')))) return true;
-  }
-  return false;
-}
 
 /** A colon right after the candidate: `**Price:** …`, `Best for: …`. */
 function followedByColon(candidate: Candidate): boolean {
@@ -317,22 +299,17 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (integration && f.has('before:platform')) set('integration_in_context');
   if (before.length === 0) set('before:nothing');
   // The everyday words right around it, as words: "in", "at", "with", "offers", "app" say a lot.
-  const previousWord = before.at(-1);
-  if (previousWord !== undefined && (k.commonRank.get(previousWord) ?? Infinity) < CONTEXT_WORD_RANK) set(`prev=${previousWord}`);
-  const nextWord = after[0];
-  if (nextWord !== undefined && (k.commonRank.get(nextWord) ?? Infinity) < CONTEXT_WORD_RANK) set(`next=${nextWord}`);
+  const contextWord = (name: string, word: string | undefined): void => {
+    if (word !== undefined && (k.commonRank.get(word) ?? Infinity) < CONTEXT_WORD_RANK) set(`${name}=${word}`);
+  };
+  contextWord('prev', before.at(-1));
+  contextWord('next', after[0]);
   // An enumeration's members share what stands around all of it: "brands like A or B", "the A and B
   // integrations", "joins A, B and C calls".
   const opener = enumeration.before.at(-1);
-  if (opener !== undefined) {
-    const word = wordsBefore(opener, 1)[0];
-    if (word !== undefined && (k.commonRank.get(word) ?? Infinity) < CONTEXT_WORD_RANK) set(`enum_prev=${word}`);
-  }
+  if (opener !== undefined) contextWord('enum_prev', wordsBefore(opener, 1)[0]);
   const closer = enumeration.after.at(-1);
-  if (closer !== undefined) {
-    const word = wordsAfter(closer, 1)[0];
-    if (word !== undefined && (k.commonRank.get(word) ?? Infinity) < CONTEXT_WORD_RANK) set(`enum_next=${word}`);
-  }
+  if (closer !== undefined) contextWord('enum_next', wordsAfter(closer, 1)[0]);
   if (k.lists.personTitles.has(before.at(-1) ?? '')) set('before:person_title');
   if (before.at(-1) === 'the') set('before:the');
   const next = after[0] ?? '';

@@ -74,7 +74,7 @@ function rowBreak(text: string): number | null {
   if (at === tokens.length) return null;
   // a known brand inside the run opens the next row ("… in-flight Wi-Fi Acme Unlimited", "Notes Acme Mobile"):
   // the last one, so the cell before keeps its own capitalised words
-  for (let brand = tokens.length - 1; brand > at || (brand > 0 && brand === at); brand -= 1) {
+  for (let brand = tokens.length - 1; brand >= Math.max(at, 1); brand -= 1) {
     if (opensKnownBrand(tokens.slice(brand).map((token) => token[0]))) return tokens[brand]?.index ?? null;
   }
   // all capitalised ("Globex Price"): the next row opens with the last word

@@ -1,4 +1,4 @@
-// Word classes the brand matcher asks about, from the extractor's knowledge files.
+// Word classes the brand matcher and the extractor ask about, from the extractor's knowledge files.
 
 import { fold, knowledge } from './knowledge.js';
 
@@ -37,4 +37,23 @@ export function isPlanSuffix(word: string): boolean {
 /** Words that make a model a tier of its own ("Vista 7 Pro", "Acme X5 Mini"), not the same model described ("Acme X5 Electric"). */
 export function isModelTierWord(word: string): boolean {
   return knowledge().lists.modelTierWords.has(fold(word));
+}
+
+/**
+ * A German noun made of everyday words, or one inflected: "Folgekosten" (Folge + Kosten),
+ * "Datenschutz", "Teppiche" (Teppich + e). German writes every noun with a capital, so these are
+ * the capitalised words of a German answer that name nothing.
+ */
+export function isGermanCompound(word: string, everyday: ReadonlySet<string>): boolean {
+  if (word.length < 6 || everyday.has(word)) return false;
+  const known = (part: string): boolean => everyday.has(part) || /(?:e|en|n|s|er|se|es)$/u.test(part) && everyday.has(part.replace(/(?:e|en|n|s|er|se|es)$/u, ''));
+  // an inflected everyday noun
+  for (const ending of ['e', 'en', 'n', 's', 'es', 'er', 'se', 'nen']) if (word.endsWith(ending) && everyday.has(word.slice(0, -ending.length))) return true;
+  for (let cut = 3; cut <= word.length - 3; cut += 1) {
+    const left = word.slice(0, cut);
+    const right = word.slice(cut);
+    if (!known(right)) continue;
+    if (everyday.has(left) || (/(?:s|n|en|es|e)$/u.test(left) && everyday.has(left.replace(/(?:s|n|en|es|e)$/u, '')))) return true;
+  }
+  return false;
 }
