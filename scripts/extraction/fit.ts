@@ -54,7 +54,7 @@ if (args.includes('--pooled') && extra.length > 0) {
   console.log(`pooled (${pooledFolds}-fold over the ${all.length} dev and training-only answers): F1=${fixed(pooled.f1)} P=${fixed(pooled.precision)} R=${fixed(pooled.recall)}; flattened F1=${fixed(pooled.flattened.f1)}; without list numbers F1=${fixed(pooled.bare.f1)}`);
 }
 const training = toScores(evaluate(items, model));
-console.log(`training fit (not a result): F1=${fixed(training.f1)} P=${fixed(training.precision)} R=${fixed(training.recall)}; threshold ${model.threshold}`);
+console.log(`training fit (not a result): F1=${fixed(training.f1)} P=${fixed(training.precision)} R=${fixed(training.recall)}; threshold ${model.threshold} (one line: ${model.oneLine?.threshold ?? model.threshold})`);
 const heldOutItems = existsSync(heldOutPath) ? loadDevItems(heldOutPath) : [];
 if (heldOutItems.length > 0) {
   // answers written apart from everything above and never fitted: the nearest figure to answers nobody here tuned to
@@ -90,8 +90,11 @@ if (args.includes('--write')) {
     fit: { ...DEFAULT_FIT, items: items.length, trainingOnlyItems: extra.length, crossValidated: { folds: k, f1: Number(fixed(cv.f1)), precision: Number(fixed(cv.precision)), recall: Number(fixed(cv.recall)), flattenedF1: Number(fixed(cv.flattened.f1)), bareF1: Number(fixed(cv.bare.f1)) } },
     threshold: model.threshold,
     joinThreshold: model.joinThreshold,
+    ...(model.oneLine === undefined ? {} : { oneLine: model.oneLine }),
     weights: Object.fromEntries(Object.entries(model.weights).sort(([a], [b]) => a.localeCompare(b))),
   };
-  writeFileSync(out, `${JSON.stringify(data, null, 1)}\n`);
+  // one line per tree: 300 trees of 127 splits and 128 leaves each would be 40,000 lines otherwise
+  const trees = model.trees === undefined ? '' : `,\n "trees": [\n${model.trees.map((tree) => `  ${JSON.stringify(tree)}`).join(',\n')}\n ]`;
+  writeFileSync(out, `${JSON.stringify(data, null, 1).replace(/\n\}$/u, `${trees}\n}`)}\n`);
   console.log(`wrote ${out}`);
 }

@@ -11,7 +11,7 @@ import { displayName, entryCoversName, groupMentions } from './entries.js';
 import { answerContext, candidateFeatures, guessLanguage, type Features } from './features.js';
 import { createBrandMatcher } from './match-brand.js';
 import type { Mention } from './mention.js';
-import { committedWeights, contributions, logit, sigmoid, type ModelWeights } from './model.js';
+import { committedWeights, contributions, modelLogit, sigmoid, type ModelWeights } from './model.js';
 
 export interface ExtractBrandsOptions {
   /** The audited brand: reported when the answer really names it, never otherwise. */
@@ -87,16 +87,18 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
   const model = options.model ?? committedWeights();
   const decisions: CandidateDecision[] = [];
   const mentions: Mention[] = [];
+  // an answer on one line is read with its own thresholds (docs/extraction.md)
+  const { threshold, joinThreshold } = model.oneLine !== undefined && !/[\r\n]/u.test(answer) ? model.oneLine : model;
   for (const { candidate, features } of scored) {
-    const probability = sigmoid(logit(features, model.weights) + (options.namesExpected === true ? Math.log(NAMES_EXPECTED_ODDS) : 0));
-    const decision = probability >= model.threshold ? 'entry' : probability >= model.joinThreshold ? 'join' : 'dropped';
+    const probability = sigmoid(modelLogit(features, model) + (options.namesExpected === true ? Math.log(NAMES_EXPECTED_ODDS) : 0));
+    const decision = probability >= threshold ? 'entry' : probability >= joinThreshold ? 'join' : 'dropped';
     decisions.push({
       surface: candidate.surface,
       start: candidate.start,
       slot: candidate.slot,
       probability,
       decision,
-      drivers: options.explain === true ? contributions(features, model.weights).slice(0, 8) : [],
+      drivers: options.explain === true ? contributions(features, model).slice(0, 8) : [],
     });
     if (decision === 'dropped') continue;
     mentions.push({

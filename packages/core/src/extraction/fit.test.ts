@@ -18,7 +18,9 @@ describe('fitting the extractor', () => {
     const committed = committedWeights();
     expect(refitted.threshold).toBe(committed.threshold);
     expect(refitted.joinThreshold).toBe(committed.joinThreshold);
+    expect(refitted.oneLine).toEqual(committed.oneLine);
     expect(refitted.weights).toEqual(committed.weights);
+    expect(refitted.trees).toEqual(committed.trees);
     // A full fit is ~90 s of CPU alone (780 answers and their copies); with four test workers on two cores it can take twice that.
   }, 600_000);
 

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { decide, scoreCandidates } from './extract-brands.js';
 import { expandFeatures, type Features } from './features.js';
 import type { ModelWeights } from './model.js';
+import { DEFAULT_BOOST, fitTrees, type BoostOptions } from './boost.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 
 export interface DevItem {
@@ -42,14 +43,27 @@ export interface FitOptions {
    */
   threshold?: number;
   /**
+   * The entry threshold for an answer on one line; without one, `threshold`. The one-line copies
+   * are best at a lower one than the answers with their markdown (docs/extraction.md).
+   */
+  oneLineThreshold?: number;
+  /**
    * Weights to start Newton's method from (a model fitted on more of the same answers): the fit is
    * convex, so it ends at the same optimum, in three or four steps instead of ten.
    */
   initial?: Readonly<Record<string, number>>;
+  /** Boosted trees on top of the weights (boost.ts); none when `trees` is 0. */
+  boost?: BoostOptions;
 }
 
 const MIN_FEATURE_ROWS = 3;
-export const DEFAULT_FIT: FitOptions = { l2: Number(process.env.FIT_L2 ?? 3), iterations: 30, threshold: Number(process.env.FIT_THRESHOLD ?? 0.45) };
+export const DEFAULT_FIT: FitOptions = {
+  l2: Number(process.env.FIT_L2 ?? 3),
+  iterations: 30,
+  threshold: Number(process.env.FIT_THRESHOLD ?? 0.55),
+  oneLineThreshold: Number(process.env.FIT_ONE_LINE_THRESHOLD ?? 0.45),
+  boost: DEFAULT_BOOST,
+};
 const THRESHOLDS = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
 const JOIN_GAP = 0.2;
 
@@ -410,15 +424,23 @@ const BARE_COPY_WEIGHT = FLATTENED_COPY_WEIGHT / 2;
 export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): ModelWeights {
   const all = [...items, ...extra];
   const reshaped = all.map(reshapedItem);
-  const weights = fitLogistic(
-    [
-      ...trainingRows([...all, ...all.map(citedItem)]),
-      ...trainingRows([...all.map(flattenedItem), ...reshaped.map(flattenedItem)], FLATTENED_COPY_WEIGHT),
-      ...trainingRows(all.map(bareItem), BARE_COPY_WEIGHT),
-    ],
-    options,
-  );
-  const withThreshold = (threshold: number): ModelWeights => ({ weights, threshold, joinThreshold: Math.round((threshold - JOIN_GAP) * 100) / 100 });
+  const rows = [
+    ...trainingRows([...all, ...all.map(citedItem)]),
+    ...trainingRows([...all.map(flattenedItem), ...reshaped.map(flattenedItem)], FLATTENED_COPY_WEIGHT),
+    ...trainingRows(all.map(bareItem), BARE_COPY_WEIGHT),
+  ];
+  const weights = fitLogistic(rows, options);
+  const boost = options.boost ?? DEFAULT_BOOST;
+  const trees = boost.trees > 0 ? fitTrees(rows, Float64Array.from(rows, (row) => expandedLogit(row.features, weights)), boost) : undefined;
+  const join = (threshold: number): number => Math.round((threshold - JOIN_GAP) * 100) / 100;
+  const oneLine = options.oneLineThreshold !== undefined && Number.isFinite(options.oneLineThreshold) ? options.oneLineThreshold : undefined;
+  const withThreshold = (threshold: number): ModelWeights => ({
+    weights,
+    ...(trees === undefined ? {} : { trees }),
+    threshold,
+    joinThreshold: join(threshold),
+    ...(oneLine === undefined ? {} : { oneLine: { threshold: oneLine, joinThreshold: join(oneLine) } }),
+  });
   if (options.threshold !== undefined && Number.isFinite(options.threshold)) return withThreshold(options.threshold);
   let best: ModelWeights = withThreshold(0.5);
   let bestF1 = -1;
@@ -431,6 +453,13 @@ export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAUL
     }
   }
   return best;
+}
+
+/** The weights' score for a training row (its features already expanded). */
+function expandedLogit(features: Features, weights: Readonly<Record<string, number>>): number {
+  let sum = 0;
+  for (const [name, value] of features) sum += (weights[name] ?? 0) * value;
+  return sum;
 }
 
 /** Deterministic folds: item i goes to fold i mod k (the dev set is not ordered by difficulty). */

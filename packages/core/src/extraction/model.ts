@@ -3,6 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
+import { treesScore, type Tree } from './boost.js';
 import { groupOf, UNGROUPED, type Features } from './features.js';
 
 export interface ModelWeights {
@@ -12,6 +13,13 @@ export interface ModelWeights {
   threshold: number;
   /** A candidate at or above this (but under `threshold`) may only join an entry others made. */
   joinThreshold: number;
+  /**
+   * The same two for an answer on one line (copied from a web page, its line breaks lost, then
+   * restored as far as they can be); without them, `threshold` and `joinThreshold`.
+   */
+  oneLine?: { threshold: number; joinThreshold: number };
+  /** Boosted trees fitted on what the weights leave unexplained (boost.ts); none in a plain model. */
+  trees?: Tree[];
   fit?: Record<string, unknown>;
 }
 
@@ -38,13 +46,24 @@ export function logit(features: Features, weights: Readonly<Record<string, numbe
   return sum;
 }
 
-/** The features that pushed a decision most, strongest first: [name, contribution]. */
-export function contributions(features: Features, weights: Readonly<Record<string, number>>): Array<[string, number]> {
+/** The whole model's score for a candidate (log-odds): the weights' and the trees'. */
+export function modelLogit(features: Features, model: Pick<ModelWeights, 'weights' | 'trees'>): number {
+  const sum = logit(features, model.weights);
+  return model.trees === undefined || model.trees.length === 0 ? sum : sum + treesScore(features, groupOf(features), model.trees);
+}
+
+/**
+ * The features that pushed a decision most, strongest first: [name, contribution]. The trees'
+ * share counts as one driver, `trees` (feature combinations the single weights do not cover).
+ */
+export function contributions(features: Features, model: Pick<ModelWeights, 'weights' | 'trees'>): Array<[string, number]> {
+  const { weights } = model;
   const group = groupOf(features);
   const out: Array<[string, number]> = [];
   for (const [name, value] of features) {
     out.push([name, (weights[name] ?? 0) * value]);
     if (!UNGROUPED.test(name)) out.push([group + name, (weights[group + name] ?? 0) * value]);
   }
+  if (model.trees !== undefined && model.trees.length > 0) out.push(['trees', Math.round(treesScore(features, group, model.trees) * 1e4) / 1e4]);
   return out.filter(([, contribution]) => contribution !== 0).sort((left, right) => Math.abs(right[1]) - Math.abs(left[1]));
 }

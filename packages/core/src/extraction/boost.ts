@@ -1,0 +1,271 @@
+// Boosted trees on top of the logistic model: small trees fitted on what the weights leave
+// unexplained, so feature combinations (a list head AND a known place word AND no verb after it)
+// count for what they are together. Pure and deterministic, like the logistic fit.
+
+import type { Features } from './features.js';
+
+/**
+ * One tree in heap order: node i asks whether feature `split[i]` is present (yes → 2i+1, no → 2i+2);
+ * an empty name asks nothing and goes on to "no". The leaves follow, `leaves[j]` for leaf j of 2^depth.
+ */
+export interface Tree {
+  split: string[];
+  leaves: number[];
+}
+
+export interface BoostOptions {
+  trees: number;
+  depth: number;
+  /** Shrinkage: each tree adds this share of its Newton step. */
+  rate: number;
+  /** L2 penalty on the leaf values. */
+  lambda: number;
+  /** Neither side of a split may hold less curvature (Σ p(1−p)·weight) than this. */
+  minChild: number;
+  /** Features on fewer rows than this are not split on. */
+  minRows: number;
+}
+
+/** Chosen on 5-fold cross-validation over the 780 training answers (docs/extraction.md). */
+export const DEFAULT_BOOST: BoostOptions = {
+  trees: Number(process.env.BOOST_TREES ?? 300),
+  depth: Number(process.env.BOOST_DEPTH ?? 6),
+  rate: Number(process.env.BOOST_RATE ?? 0.3),
+  lambda: Number(process.env.BOOST_LAMBDA ?? 5),
+  minChild: Number(process.env.BOOST_MIN_CHILD ?? 5),
+  minRows: Number(process.env.BOOST_MIN_ROWS ?? 30),
+};
+
+/** Trees made ready to walk: each split a number, and each feature name the numbers it answers. */
+interface CompiledTrees {
+  /** Feature name → [its plain split number, its `S|` copy's, its `P|` copy's] (−1: none). */
+  ids: Map<string, [number, number, number]>;
+  /** Which split numbers the candidate being scored has (all 0 between candidates). */
+  present: Uint8Array;
+  splits: Int32Array[];
+  leaves: Float64Array[];
+}
+
+const compiled = new WeakMap<readonly Tree[], CompiledTrees>();
+
+function compile(trees: readonly Tree[]): CompiledTrees {
+  let done = compiled.get(trees);
+  if (done !== undefined) return done;
+  const ids = new Map<string, [number, number, number]>();
+  const numbers = new Map<string, number>();
+  const numberOf = (name: string): number => {
+    let id = numbers.get(name);
+    if (id === undefined) {
+      id = numbers.size;
+      numbers.set(name, id);
+      const grouped = /^[SP]\|/u.test(name);
+      const base = grouped ? name.slice(2) : name;
+      const slots = ids.get(base) ?? [-1, -1, -1];
+      slots[grouped ? (name.startsWith('S|') ? 1 : 2) : 0] = id;
+      ids.set(base, slots);
+    }
+    return id;
+  };
+  const splits = trees.map((tree) => Int32Array.from(tree.split, (name) => (name === '' ? -1 : numberOf(name))));
+  done = { ids, present: new Uint8Array(numbers.size), splits, leaves: trees.map((tree) => Float64Array.from(tree.leaves)) };
+  compiled.set(trees, done);
+  return done;
+}
+
+/** The trees' sum for a candidate's features (`group` is its slot-or-prose prefix, `S|` or `P|`). */
+export function treesScore(features: Features, group: string, trees: readonly Tree[]): number {
+  const model = compile(trees);
+  // one buffer per model, cleared after use: no allocation per candidate
+  const present = model.present;
+  const marked: number[] = [];
+  const copy = group === 'S|' ? 1 : 2;
+  for (const [name, value] of features) {
+    if (value <= 0) continue;
+    const slots = model.ids.get(name);
+    if (slots === undefined) continue;
+    for (const id of [slots[0], slots[copy] as number]) {
+      if (id < 0) continue;
+      present[id] = 1;
+      marked.push(id);
+    }
+  }
+  let sum = 0;
+  for (let t = 0; t < model.splits.length; t += 1) {
+    const split = model.splits[t] as Int32Array;
+    let node = 0;
+    while (node < split.length) {
+      const id = split[node] as number;
+      node = id >= 0 && present[id] === 1 ? 2 * node + 1 : 2 * node + 2;
+    }
+    sum += (model.leaves[t] as Float64Array)[node - split.length] as number;
+  }
+  for (const id of marked) present[id] = 0;
+  return sum;
+}
+
+interface BoostRow {
+  features: Features;
+  label: 0 | 1;
+  weight?: number;
+}
+
+/**
+ * Fits `options.trees` trees by Newton boosting on the rows' log loss, starting from the margins the
+ * logistic weights give. Deterministic: ties go to the feature first in name order.
+ */
+export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, options: BoostOptions = DEFAULT_BOOST): Tree[] {
+  const counts = new Map<string, number>();
+  for (const row of rows) for (const [name, value] of row.features) if (value > 0) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const names = [...counts].filter(([name, count]) => count >= options.minRows && name !== 'bias').map(([name]) => name).sort();
+  const index = new Map(names.map((name, position) => [name, position]));
+  const size = names.length;
+  // Rows alike in every way the trees can see (the features they split on, the starting margin, the
+  // label) are one row with their weights added: the copies of an answer repeat most candidates.
+  const merged = new Map<string, number>();
+  const rowFeatures: Int32Array[] = [];
+  const labels: number[] = [];
+  const rowWeights: number[] = [];
+  const starts: number[] = [];
+  rows.forEach((row, position) => {
+    const list: number[] = [];
+    for (const [name, value] of row.features) {
+      const at = index.get(name);
+      if (at !== undefined && value > 0) list.push(at);
+    }
+    list.sort((a, b) => a - b);
+    const start = margins[position] ?? 0;
+    const key = `${row.label} ${start} ${list.join(',')}`;
+    const seen = merged.get(key);
+    if (seen !== undefined) {
+      rowWeights[seen] = (rowWeights[seen] ?? 0) + (row.weight ?? 1);
+      return;
+    }
+    merged.set(key, rowFeatures.length);
+    rowFeatures.push(Int32Array.from(list));
+    labels.push(row.label);
+    rowWeights.push(row.weight ?? 1);
+    starts.push(start);
+  });
+  const n = rowFeatures.length;
+  const margin = Float64Array.from(starts);
+  const gradient = new Float64Array(n);
+  const curvature = new Float64Array(n);
+  const node = new Int32Array(n);
+  const inner = 2 ** options.depth - 1;
+  const trees: Tree[] = [];
+  for (let t = 0; t < options.trees; t += 1) {
+    for (let r = 0; r < n; r += 1) {
+      const p = 1 / (1 + Math.exp(-(margin[r] as number)));
+      const weight = rowWeights[r] as number;
+      gradient[r] = (p - (labels[r] as number)) * weight;
+      curvature[r] = Math.max(p * (1 - p), 1e-9) * weight;
+    }
+    node.fill(0);
+    const split: string[] = new Array<string>(inner).fill('');
+    // Per level, each node's sums of gradient and curvature per feature. Only the smaller child of
+    // each pair is summed over its rows; its sibling is the parent's sums minus its own.
+    let parentG = new Float64Array(0);
+    let parentH = new Float64Array(0);
+    let parentTotalG = new Float64Array(0);
+    let parentTotalH = new Float64Array(0);
+    let rowsAt = new Int32Array(1).fill(n);
+    for (let level = 0; level < options.depth; level += 1) {
+      const first = 2 ** level - 1;
+      const width = 2 ** level;
+      const totalG = new Float64Array(width);
+      const totalH = new Float64Array(width);
+      const g = new Float64Array(width * size);
+      const h = new Float64Array(width * size);
+      // the nodes summed directly: the root, then the smaller of each pair
+      const direct = new Uint8Array(width);
+      if (level === 0) direct[0] = 1;
+      else for (let pair = 0; pair < width / 2; pair += 1) direct[(rowsAt[2 * pair] as number) <= (rowsAt[2 * pair + 1] as number) ? 2 * pair : 2 * pair + 1] = 1;
+      for (let r = 0; r < n; r += 1) {
+        const at = (node[r] as number) - first;
+        if (direct[at] === 0) continue;
+        const gr = gradient[r] as number;
+        const hr = curvature[r] as number;
+        totalG[at] = (totalG[at] as number) + gr;
+        totalH[at] = (totalH[at] as number) + hr;
+        const list = rowFeatures[r] as Int32Array;
+        const base = at * size;
+        for (let i = 0; i < list.length; i += 1) {
+          const f = base + (list[i] as number);
+          g[f] = (g[f] as number) + gr;
+          h[f] = (h[f] as number) + hr;
+        }
+      }
+      for (let at = 0; at < width; at += 1) {
+        if (direct[at] === 1) continue;
+        const sibling = at ^ 1;
+        const parent = at >> 1;
+        totalG[at] = (parentTotalG[parent] as number) - (totalG[sibling] as number);
+        totalH[at] = (parentTotalH[parent] as number) - (totalH[sibling] as number);
+        for (let f = 0; f < size; f += 1) {
+          g[at * size + f] = (parentG[parent * size + f] as number) - (g[sibling * size + f] as number);
+          h[at * size + f] = (parentH[parent * size + f] as number) - (h[sibling * size + f] as number);
+        }
+      }
+      const chosen = new Int32Array(width).fill(-1);
+      for (let at = 0; at < width; at += 1) {
+        const G = totalG[at] as number;
+        const H = totalH[at] as number;
+        const parent = (G * G) / (H + options.lambda);
+        let best = 1e-6;
+        for (let f = 0; f < size; f += 1) {
+          const gl = g[at * size + f] as number;
+          const hl = h[at * size + f] as number;
+          const hr = H - hl;
+          if (hl < options.minChild || hr < options.minChild) continue;
+          const gr = G - gl;
+          const gain = (gl * gl) / (hl + options.lambda) + (gr * gr) / (hr + options.lambda) - parent;
+          if (gain > best) {
+            best = gain;
+            chosen[at] = f;
+          }
+        }
+        if ((chosen[at] as number) >= 0) split[first + at] = names[chosen[at] as number] ?? '';
+      }
+      // move each row one level down, counting the rows of each child
+      rowsAt = new Int32Array(2 * width);
+      for (let r = 0; r < n; r += 1) {
+        const current = node[r] as number;
+        const f = chosen[current - first] as number;
+        const yes = f >= 0 && binaryHas(rowFeatures[r] as Int32Array, f);
+        const child = yes ? 2 * current + 1 : 2 * current + 2;
+        node[r] = child;
+        rowsAt[child - (2 * first + 1)] = (rowsAt[child - (2 * first + 1)] as number) + 1;
+      }
+      parentG = g;
+      parentH = h;
+      parentTotalG = totalG;
+      parentTotalH = totalH;
+    }
+    const leafCount = inner + 1;
+    const leafG = new Float64Array(leafCount);
+    const leafH = new Float64Array(leafCount);
+    for (let r = 0; r < n; r += 1) {
+      const leaf = (node[r] as number) - inner;
+      leafG[leaf] = (leafG[leaf] as number) + (gradient[r] as number);
+      leafH[leaf] = (leafH[leaf] as number) + (curvature[r] as number);
+    }
+    // rounded as the weights are, and never -0 (JSON writes it as 0, so a refit would not read back equal)
+    const leaves = Array.from(leafG, (G, leaf) => Math.round((-G / ((leafH[leaf] as number) + options.lambda)) * options.rate * 1e4) / 1e4 || 0);
+    for (let r = 0; r < n; r += 1) margin[r] = (margin[r] as number) + (leaves[(node[r] as number) - inner] ?? 0);
+    trees.push({ split, leaves });
+  }
+  return trees;
+}
+
+function binaryHas(list: Int32Array, value: number): boolean {
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const at = list[mid] as number;
+    if (at === value) return true;
+    if (at < value) low = mid + 1;
+    else high = mid - 1;
+  }
+  return false;
+}
