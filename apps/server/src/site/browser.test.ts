@@ -263,6 +263,8 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
     const sent = afterPost(page, /^\/account$/);
     await page.click('form[action="/auth/sign-in"] button[type="submit"]');
     expect((await sent).url()).toBe(`${baseUrl}/account?sent=1`);
+    // the response is in, the page may still be loading: going on at once aborts it (ERR_ABORTED)
+    await page.waitForURL(`${baseUrl}/account?sent=1`, { waitUntil: 'load' });
     const link = await latestSignInLink(running.dataDir);
     expect(link.startsWith(`${baseUrl}/auth/callback?token=`)).toBe(true);
     await page.goto(link);

@@ -1,5 +1,6 @@
 // The scored model that decides which candidates are brands: logistic regression over named
-// features, with weights fitted on the dev set (scripts/extraction/fit.ts) and committed as data.
+// features and boosted trees on top of it (boost.ts), fitted on the dev set and the training-only
+// answers (scripts/extraction/fit.ts) and committed as data.
 
 import { readFileSync } from 'node:fs';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
