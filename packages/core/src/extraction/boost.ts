@@ -75,7 +75,7 @@ function compile(trees: readonly Tree[]): CompiledTrees {
 /** The trees' sum for a candidate's features (`group` is its slot-or-prose prefix, `S|` or `P|`). */
 export function treesScore(features: Features, group: string, trees: readonly Tree[]): number {
   const model = compile(trees);
-  // one buffer per model, cleared after use: no allocation per candidate
+  // one buffer per model, cleared after use: no flag array per candidate
   const present = model.present;
   const marked: number[] = [];
   const copy = group === 'S|' ? 1 : 2;
@@ -83,11 +83,11 @@ export function treesScore(features: Features, group: string, trees: readonly Tr
     if (value <= 0) continue;
     const slots = model.ids.get(name);
     if (slots === undefined) continue;
-    for (const id of [slots[0], slots[copy] as number]) {
-      if (id < 0) continue;
-      present[id] = 1;
-      marked.push(id);
-    }
+    const plain = slots[0];
+    const grouped = slots[copy] as number;
+    if (plain >= 0) present[plain] = 1;
+    if (grouped >= 0) present[grouped] = 1;
+    marked.push(plain, grouped);
   }
   let sum = 0;
   for (let t = 0; t < model.splits.length; t += 1) {
@@ -99,7 +99,7 @@ export function treesScore(features: Features, group: string, trees: readonly Tr
     }
     sum += (model.leaves[t] as Float64Array)[node - split.length] as number;
   }
-  for (const id of marked) present[id] = 0;
+  for (const id of marked) if (id >= 0) present[id] = 0;
   return sum;
 }
 
