@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fitTrees, treesScore, type BoostOptions } from './boost.js';
+import { fitTrees, treesScore, treesScoreOfNames, type BoostOptions } from './boost.js';
 import type { Features } from './features.js';
 
 const OPTIONS: BoostOptions = { trees: 20, depth: 2, rate: 0.5, lambda: 1, minChild: 0.5, minRows: 1 };
@@ -47,5 +47,15 @@ describe('boosted trees', () => {
     const perfect = Float64Array.from(data, (row) => (row.label === 1 ? 20 : -20));
     const trees = fitTrees(data, perfect, OPTIONS);
     for (const tree of trees) for (const leaf of tree.leaves) expect(Math.abs(leaf)).toBeLessThan(1e-3);
+  });
+
+  it('score a candidate given by feature names as by its features, empty splits included', () => {
+    const data = rows();
+    const trees = [...fitTrees(data, new Float64Array(data.length), OPTIONS), { split: ['', 'a', ''], leaves: [5, 6, 7, 8] }];
+    for (const names of [[], ['a'], ['b'], ['a', 'b']]) {
+      expect(treesScoreOfNames(names, trees)).toBe(treesScore(new Map(names.map((name) => [name, 1])), 'S|', trees));
+    }
+    // the hand-made tree: the root asks nothing (no), its "no" child asks nothing (no): leaf 3 = 8
+    expect(treesScoreOfNames(['a'], [{ split: ['', 'a', ''], leaves: [5, 6, 7, 8] }])).toBe(8);
   });
 });

@@ -36,14 +36,22 @@ export const DEFAULT_BOOST: BoostOptions = {
   minRows: Number(process.env.BOOST_MIN_ROWS ?? 30),
 };
 
-/** Trees made ready to walk: each split a number, and each feature name the numbers it answers. */
+/** Trees made ready to walk: each split a number, all trees in one array, and each feature name the numbers it answers. */
 interface CompiledTrees {
   /** Feature name → [its plain split number, its `S|` copy's, its `P|` copy's] (−1: none). */
   ids: Map<string, [number, number, number]>;
-  /** Which split numbers the candidate being scored has (all 0 between candidates). */
+  /**
+   * Which split numbers the candidate being scored has (all 0 between candidates). One more slot than
+   * there are numbers, never set: an empty split asks it, so the walk needs no test for "no split".
+   */
   present: Uint8Array;
-  splits: Int32Array[];
-  leaves: Float64Array[];
+  /** Every tree's splits, one after another: tree t's from `starts[t]`, `sizes[t]` of them. */
+  splits: Int32Array;
+  starts: Int32Array;
+  sizes: Int32Array;
+  /** Every tree's leaves, one after another: tree t's from `leafStarts[t]`. */
+  leaves: Float64Array;
+  leafStarts: Int32Array;
 }
 
 const compiled = new WeakMap<readonly Tree[], CompiledTrees>();
@@ -66,8 +74,27 @@ function compile(trees: readonly Tree[]): CompiledTrees {
     }
     return id;
   };
-  const splits = trees.map((tree) => Int32Array.from(tree.split, (name) => (name === '' ? -1 : numberOf(name))));
-  done = { ids, present: new Uint8Array(numbers.size), splits, leaves: trees.map((tree) => Float64Array.from(tree.leaves)) };
+  const numbered = trees.map((tree) => tree.split.map((name) => (name === '' ? -1 : numberOf(name))));
+  const never = numbers.size;
+  const starts = new Int32Array(trees.length);
+  const sizes = new Int32Array(trees.length);
+  const leafStarts = new Int32Array(trees.length);
+  let splitCount = 0;
+  let leafCount = 0;
+  trees.forEach((tree, t) => {
+    starts[t] = splitCount;
+    sizes[t] = tree.split.length;
+    leafStarts[t] = leafCount;
+    splitCount += tree.split.length;
+    leafCount += tree.leaves.length;
+  });
+  const splits = new Int32Array(splitCount);
+  const leaves = new Float64Array(leafCount);
+  trees.forEach((tree, t) => {
+    splits.set(numbered[t]?.map((id) => (id === -1 ? never : id)) ?? [], starts[t]);
+    leaves.set(tree.leaves, leafStarts[t]);
+  });
+  done = { ids, present: new Uint8Array(never + 1), splits, starts, sizes, leaves, leafStarts };
   compiled.set(trees, done);
   return done;
 }
@@ -76,7 +103,7 @@ function compile(trees: readonly Tree[]): CompiledTrees {
 export function treesScore(features: Features, group: string, trees: readonly Tree[]): number {
   const model = compile(trees);
   // one buffer per model, cleared after use: no flag array per candidate
-  const present = model.present;
+  const { present } = model;
   const marked: number[] = [];
   const copy = group === 'S|' ? 1 : 2;
   for (const [name, value] of features) {
@@ -89,17 +116,39 @@ export function treesScore(features: Features, group: string, trees: readonly Tr
     if (grouped >= 0) present[grouped] = 1;
     marked.push(plain, grouped);
   }
-  let sum = 0;
-  for (let t = 0; t < model.splits.length; t += 1) {
-    const split = model.splits[t] as Int32Array;
-    let node = 0;
-    while (node < split.length) {
-      const id = split[node] as number;
-      node = id >= 0 && present[id] === 1 ? 2 * node + 1 : 2 * node + 2;
-    }
-    sum += (model.leaves[t] as Float64Array)[node - split.length] as number;
-  }
+  const sum = walk(model);
   for (const id of marked) if (id >= 0) present[id] = 0;
+  return sum;
+}
+
+/** The trees' sum for a candidate described by feature names alone (each present, none slot-or-prose). */
+export function treesScoreOfNames(names: readonly string[], trees: readonly Tree[]): number {
+  const model = compile(trees);
+  const { present, ids } = model;
+  for (const name of names) {
+    const id = ids.get(name)?.[0] ?? -1;
+    if (id >= 0) present[id] = 1;
+  }
+  const sum = walk(model);
+  for (const name of names) {
+    const id = ids.get(name)?.[0] ?? -1;
+    if (id >= 0) present[id] = 0;
+  }
+  return sum;
+}
+
+/** Walks every tree for the features marked in `present`. */
+function walk(model: CompiledTrees): number {
+  const { present, splits, starts, sizes, leaves, leafStarts } = model;
+  let sum = 0;
+  for (let t = 0; t < starts.length; t += 1) {
+    const start = starts[t] as number;
+    const size = sizes[t] as number;
+    let node = 0;
+    // yes (1) → 2·node + 1, no (0) → 2·node + 2: no branch to mispredict
+    while (node < size) node = 2 * node + 2 - (present[splits[start + node] as number] as number);
+    sum += leaves[(leafStarts[t] as number) + node - size] as number;
+  }
   return sum;
 }
 

@@ -1,6 +1,7 @@
 // Turns an assistant's answer into the ordered, deduplicated list of brands and products it names:
 // parse (answer-blocks.ts) → candidates (candidates.ts) → features (features.ts) → a fitted
-// logistic model (model.ts) → entries, one per brand or product (entries.ts).
+// logistic model with boosted trees (model.ts) → a second look beside the other candidates
+// (second-look.ts) → entries, one per brand or product (entries.ts).
 
 import { readBlocks } from './answer-blocks.js';
 import { restoreLineBreaks } from './restore-line-breaks.js';
@@ -12,6 +13,8 @@ import { answerContext, candidateFeatures, guessLanguage, type Features } from '
 import { createBrandMatcher } from './match-brand.js';
 import type { Mention } from './mention.js';
 import { committedWeights, contributions, modelLogit, sigmoid, type ModelWeights } from './model.js';
+import { treesScoreOfNames } from './boost.js';
+import { secondLookFeatures } from './second-look.js';
 
 export interface ExtractBrandsOptions {
   /** The audited brand: reported when the answer really names it, never otherwise. */
@@ -72,6 +75,12 @@ export function scoreCandidates(answer: string, brand?: string): Array<{ candida
   return candidates.map((candidate) => ({ candidate, features: candidateFeatures(candidate, context) }));
 }
 
+/** The drivers with the second look's share as one more, `second_look`, in order of strength. */
+function withSecondLook(drivers: Array<[string, number]>, look: number): Array<[string, number]> {
+  const rounded = Math.round(look * 1e4) / 1e4;
+  return rounded === 0 ? drivers : [...drivers, ['second_look', rounded] as [string, number]].sort((left, right) => Math.abs(right[1]) - Math.abs(left[1]));
+}
+
 /** Lists the brands and products an answer names, in order of first mention, one entry each. */
 export function extractBrands(answer: string, options: ExtractBrandsOptions = {}): string[] {
   return decide(answer, scoreCandidates(answer, options.brand), options).brands;
@@ -89,8 +98,13 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
   const mentions: Mention[] = [];
   // an answer on one line is read with its own thresholds (docs/extraction.md)
   const { threshold, joinThreshold } = model.oneLine !== undefined && !/[\r\n]/u.test(answer) ? model.oneLine : model;
-  for (const { candidate, features } of scored) {
-    const probability = sigmoid(modelLogit(features, model) + (options.namesExpected === true ? Math.log(NAMES_EXPECTED_ODDS) : 0));
+  // the first look scores every candidate; the second looks at each again beside the others
+  const logits = scored.map(({ features }) => modelLogit(features, model));
+  const looks = model.secondLook !== undefined && model.secondLook.length > 0 ? secondLookFeatures(scored.map(({ candidate }) => candidate), logits.map(sigmoid), !/[\r\n]/u.test(answer)) : undefined;
+  const shift = options.namesExpected === true ? Math.log(NAMES_EXPECTED_ODDS) : 0;
+  scored.forEach(({ candidate, features }, index) => {
+    const look = looks === undefined || model.secondLook === undefined ? 0 : treesScoreOfNames(looks[index] ?? [], model.secondLook);
+    const probability = sigmoid((logits[index] ?? 0) + look + shift);
     const decision = probability >= threshold ? 'entry' : probability >= joinThreshold ? 'join' : 'dropped';
     decisions.push({
       surface: candidate.surface,
@@ -98,16 +112,16 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
       slot: candidate.slot,
       probability,
       decision,
-      drivers: options.explain === true ? contributions(features, model).slice(0, 8) : [],
+      drivers: options.explain === true ? withSecondLook(contributions(features, model), look).slice(0, 8) : [],
     });
-    if (decision === 'dropped') continue;
+    if (decision === 'dropped') return;
     mentions.push({
       surface: candidate.surface,
       start: candidate.start,
       source: candidate.slot === 'prose' ? 'prose' : 'structural',
       verdict: decision === 'entry' ? 'accept' : 'weak',
     });
-  }
+  });
   const entries = groupMentions(mentions);
   const named: Array<{ name: string; first: number; entry: Entry | null }> = entries.map((entry) => ({
     name: displayName(entry),

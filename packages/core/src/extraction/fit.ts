@@ -5,8 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { decide, scoreCandidates } from './extract-brands.js';
 import { expandFeatures, type Features } from './features.js';
-import type { ModelWeights } from './model.js';
-import { DEFAULT_BOOST, fitTrees, type BoostOptions } from './boost.js';
+import { modelLogit, sigmoid, type ModelWeights } from './model.js';
+import { DEFAULT_BOOST, fitTrees, type BoostOptions, type Tree } from './boost.js';
+import { secondLookFeatures } from './second-look.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 
 export interface DevItem {
@@ -54,7 +55,20 @@ export interface FitOptions {
   initial?: Readonly<Record<string, number>>;
   /** Boosted trees on top of the weights (boost.ts); none when `trees` is 0. */
   boost?: BoostOptions;
+  /** The second look (second-look.ts) and how many folds give its out-of-fold scores; none when `trees` is 0. */
+  secondLook?: BoostOptions & { folds: number };
 }
+
+/** Chosen on 5-fold cross-validation over the 780 training answers (docs/extraction.md). */
+export const DEFAULT_SECOND_LOOK: BoostOptions & { folds: number } = {
+  trees: Number(process.env.LOOK_TREES ?? 100),
+  depth: Number(process.env.LOOK_DEPTH ?? 4),
+  rate: Number(process.env.LOOK_RATE ?? 0.2),
+  lambda: 5,
+  minChild: 5,
+  minRows: 30,
+  folds: Number(process.env.LOOK_FOLDS ?? 5),
+};
 
 const MIN_FEATURE_ROWS = 3;
 export const DEFAULT_FIT: FitOptions = {
@@ -63,6 +77,7 @@ export const DEFAULT_FIT: FitOptions = {
   threshold: Number(process.env.FIT_THRESHOLD ?? 0.55),
   oneLineThreshold: Number(process.env.FIT_ONE_LINE_THRESHOLD ?? 0.45),
   boost: DEFAULT_BOOST,
+  secondLook: DEFAULT_SECOND_LOOK,
 };
 const THRESHOLDS = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
 const JOIN_GAP = 0.2;
@@ -418,11 +433,31 @@ const BARE_COPY_WEIGHT = FLATTENED_COPY_WEIGHT / 2;
 
 /**
  * Fits weights on the items and their reshaped copies, the flattened copies of both (weighed down) and
- * the items' bare copies (half that); the entry threshold is the given one, or the one with the best F1 on all of them.
- * `extra` are training-only answers (dev-data/extraction-train): fitted on like the items, never scored.
+ * the items' bare copies (half that), boosted trees on what the weights leave, and the second look
+ * (second-look.ts) on out-of-fold scores; the entry threshold is the given one, or the one with the
+ * best F1 on all of them. `extra` are training-only answers (dev-data/extraction-train): fitted on
+ * like the items, never scored.
  */
 export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): ModelWeights {
   const all = [...items, ...extra];
+  const first = fitFirstLook(all, options);
+  const look = options.secondLook ?? DEFAULT_SECOND_LOOK;
+  let secondLook: Tree[] | undefined;
+  if (look.trees > 0) {
+    // the second look learns from scores the first look gives answers it was not fitted on
+    const parts = folds(all, look.folds);
+    const rows: SecondLookRow[] = [];
+    parts.forEach((held, index) => {
+      const model = fitFirstLook(parts.flatMap((part, other) => (other === index ? [] : part)), { ...options, initial: first.weights });
+      for (const item of held) rows.push(...secondLookRows(item, model));
+    });
+    secondLook = fitSecondLook(rows, look);
+  }
+  return withThresholds({ ...first, ...(secondLook === undefined ? {} : { secondLook }) }, all, options);
+}
+
+/** The first look: weights and the trees on top of them, fitted on the items and their copies. */
+export function fitFirstLook(all: readonly DevItem[], options: FitOptions = DEFAULT_FIT): Pick<ModelWeights, 'weights' | 'trees'> {
   const reshaped = all.map(reshapedItem);
   const rows = [
     ...trainingRows([...all, ...all.map(citedItem)]),
@@ -432,11 +467,45 @@ export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAUL
   const weights = fitLogistic(rows, options);
   const boost = options.boost ?? DEFAULT_BOOST;
   const trees = boost.trees > 0 ? fitTrees(rows, Float64Array.from(rows, (row) => expandedLogit(row.features, weights)), boost) : undefined;
+  return { weights, ...(trees === undefined ? {} : { trees }) };
+}
+
+interface SecondLookRow {
+  features: Features;
+  label: 0 | 1;
+  weight: number;
+  /** The first look's log-odds: where the second look starts from. */
+  margin: number;
+}
+
+/**
+ * The second look's training rows for an item scored by a first look fitted without it: the item
+ * with its markdown, flattened and bare, weighed as in the first look's fit.
+ */
+function secondLookRows(item: DevItem, first: Pick<ModelWeights, 'weights' | 'trees'>): SecondLookRow[] {
+  const aliases = new Set(item.gold.flat().map(scorerKey));
+  const rows: SecondLookRow[] = [];
+  for (const [copy, weight] of [[item, 1], [flattenedItem(item), FLATTENED_COPY_WEIGHT], [bareItem(item), BARE_COPY_WEIGHT]] as const) {
+    const scored = scoredOnce(copy);
+    const margins = scored.map(({ features }) => modelLogit(features, first));
+    const looks = secondLookFeatures(scored.map(({ candidate }) => candidate), margins.map(sigmoid), !/[\r\n]/u.test(copy.answer));
+    scored.forEach(({ candidate }, index) => {
+      rows.push({ features: new Map((looks[index] ?? []).map((name) => [name, 1])), label: aliases.has(scorerKey(candidate.surface)) ? 1 : 0, weight, margin: margins[index] ?? 0 });
+    });
+  }
+  return rows;
+}
+
+function fitSecondLook(rows: readonly SecondLookRow[], look: BoostOptions): Tree[] {
+  return fitTrees(rows, Float64Array.from(rows, (row) => row.margin), look);
+}
+
+/** The model with its thresholds: the given ones, or the entry threshold with the best F1 on the items. */
+function withThresholds(fitted: Pick<ModelWeights, 'weights' | 'trees' | 'secondLook'>, all: readonly DevItem[], options: FitOptions): ModelWeights {
   const join = (threshold: number): number => Math.round((threshold - JOIN_GAP) * 100) / 100;
   const oneLine = options.oneLineThreshold !== undefined && Number.isFinite(options.oneLineThreshold) ? options.oneLineThreshold : undefined;
   const withThreshold = (threshold: number): ModelWeights => ({
-    weights,
-    ...(trees === undefined ? {} : { trees }),
+    ...fitted,
     threshold,
     joinThreshold: join(threshold),
     ...(oneLine === undefined ? {} : { oneLine: { threshold: oneLine, joinThreshold: join(oneLine) } }),
@@ -469,16 +538,27 @@ export function folds<T>(items: readonly T[], k: number): T[][] {
   return out;
 }
 
-/** k-fold cross-validation: each fold is scored by a model fitted on the other folds only. */
+/**
+ * k-fold cross-validation: each fold is scored by a model fitted on the other folds only. The
+ * training-only answers (`extra`) are cut into the same k folds and each fold's first look is fitted
+ * without its share of them too, so every answer has a first-look score from a fit that did not see
+ * it; the fold's second look is fitted on those scores of the other folds (stacked generalisation).
+ */
 export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
   const parts = folds(items, k);
+  const extraParts = folds(extra, k);
+  const look = options.secondLook ?? DEFAULT_SECOND_LOOK;
+  const outside = (foldIndex: number): DevItem[] => [parts, extraParts].flatMap((all) => all.flatMap((part, index) => (index === foldIndex ? [] : part)));
+  const firstLooks = parts.map((_, foldIndex) => fitFirstLook(outside(foldIndex), options));
+  const lookRows = look.trees > 0 ? parts.map((held, foldIndex) => [...held, ...(extraParts[foldIndex] ?? [])].flatMap((item) => secondLookRows(item, firstLooks[foldIndex] ?? { weights: {} }))) : [];
   const total: Counts = { tp: 0, fp: 0, fn: 0 };
   const flatTotal: Counts = { tp: 0, fp: 0, fn: 0 };
   const bareTotal: Counts = { tp: 0, fp: 0, fn: 0 };
   const perFold: Scores[] = [];
   parts.forEach((held, foldIndex) => {
-    const training = parts.flatMap((part, index) => (index === foldIndex ? [] : part));
-    const model = fitModel(training, options, extra);
+    const first = firstLooks[foldIndex] ?? { weights: {} };
+    const secondLook = look.trees > 0 ? fitSecondLook(lookRows.flatMap((rows, index) => (index === foldIndex ? [] : rows)), look) : undefined;
+    const model = withThresholds({ ...first, ...(secondLook === undefined ? {} : { secondLook }) }, outside(foldIndex), options);
     const counts = evaluate(held, model);
     addCounts(flatTotal, evaluate(held.map(flattenedItem), model));
     addCounts(bareTotal, evaluate(held.map(bareItem), model));

@@ -21,6 +21,8 @@ export interface ModelWeights {
   oneLine?: { threshold: number; joinThreshold: number };
   /** Boosted trees fitted on what the weights leave unexplained (boost.ts); none in a plain model. */
   trees?: Tree[];
+  /** The second look (second-look.ts): trees on what the rest of the answer scored; none in a plain model. */
+  secondLook?: Tree[];
   fit?: Record<string, unknown>;
 }
 
@@ -36,13 +38,36 @@ export function sigmoid(value: number): number {
   return 1 / (1 + Math.exp(-value));
 }
 
+/** Feature name → [its weight, its `S|` copy's, its `P|` copy's]: one lookup per feature, no name built. */
+type WeightTable = Map<string, [number, number, number]>;
+
+const tables = new WeakMap<Readonly<Record<string, number>>, WeightTable>();
+
+function weightTable(weights: Readonly<Record<string, number>>): WeightTable {
+  let table = tables.get(weights);
+  if (table !== undefined) return table;
+  table = new Map();
+  for (const [name, weight] of Object.entries(weights)) {
+    const grouped = /^[SP]\|/u.test(name);
+    const base = grouped ? name.slice(2) : name;
+    const entry = table.get(base) ?? [0, 0, 0];
+    entry[grouped ? (name.startsWith('S|') ? 1 : 2) : 0] = weight;
+    table.set(base, entry);
+  }
+  tables.set(weights, table);
+  return table;
+}
+
 /** The model's score for a candidate (log-odds): each feature's weight plus its slot-or-prose copy's. */
 export function logit(features: Features, weights: Readonly<Record<string, number>>): number {
-  const group = groupOf(features);
+  const table = weightTable(weights);
+  const copy = groupOf(features) === 'S|' ? 1 : 2;
   let sum = 0;
   for (const [name, value] of features) {
-    sum += (weights[name] ?? 0) * value;
-    if (!UNGROUPED.test(name)) sum += (weights[group + name] ?? 0) * value;
+    const entry = table.get(name);
+    if (entry === undefined) continue;
+    sum += entry[0] * value;
+    if (!UNGROUPED.test(name)) sum += entry[copy] * value;
   }
   return sum;
 }
