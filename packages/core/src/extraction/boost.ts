@@ -2,7 +2,7 @@
 // unexplained, so feature combinations (a list head AND a known place word AND no verb after it)
 // count for what they are together. Pure and deterministic, like the logistic fit.
 
-import type { Features } from './features.js';
+import { featureCopy, type Features } from './features.js';
 
 /**
  * One tree in heap order: node i asks whether feature `split[i]` is present (yes → 2i+1, no → 2i+2);
@@ -66,10 +66,9 @@ function compile(trees: readonly Tree[]): CompiledTrees {
     if (id === undefined) {
       id = numbers.size;
       numbers.set(name, id);
-      const grouped = /^[SP]\|/u.test(name);
-      const base = grouped ? name.slice(2) : name;
+      const [base, copy] = featureCopy(name);
       const slots = ids.get(base) ?? [-1, -1, -1];
-      slots[grouped ? (name.startsWith('S|') ? 1 : 2) : 0] = id;
+      slots[copy] = id;
       ids.set(base, slots);
     }
     return id;
@@ -125,15 +124,15 @@ export function treesScore(features: Features, group: string, trees: readonly Tr
 export function treesScoreOfNames(names: readonly string[], trees: readonly Tree[]): number {
   const model = compile(trees);
   const { present, ids } = model;
+  const marked: number[] = [];
   for (const name of names) {
     const id = ids.get(name)?.[0] ?? -1;
-    if (id >= 0) present[id] = 1;
+    if (id < 0) continue;
+    present[id] = 1;
+    marked.push(id);
   }
   const sum = walk(model);
-  for (const name of names) {
-    const id = ids.get(name)?.[0] ?? -1;
-    if (id >= 0) present[id] = 0;
-  }
+  for (const id of marked) present[id] = 0;
   return sum;
 }
 

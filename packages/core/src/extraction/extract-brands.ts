@@ -96,14 +96,16 @@ export function decide(answer: string, scored: ReadonlyArray<{ candidate: Candid
   const model = options.model ?? committedWeights();
   const decisions: CandidateDecision[] = [];
   const mentions: Mention[] = [];
+  const oneLine = !/[\r\n]/u.test(answer);
   // an answer on one line is read with its own thresholds (docs/extraction.md)
-  const { threshold, joinThreshold } = model.oneLine !== undefined && !/[\r\n]/u.test(answer) ? model.oneLine : model;
+  const { threshold, joinThreshold } = model.oneLine !== undefined && oneLine ? model.oneLine : model;
   // the first look scores every candidate; the second looks at each again beside the others
   const logits = scored.map(({ features }) => modelLogit(features, model));
-  const looks = model.secondLook !== undefined && model.secondLook.length > 0 ? secondLookFeatures(scored.map(({ candidate }) => candidate), logits.map(sigmoid), !/[\r\n]/u.test(answer)) : undefined;
+  const secondLook = model.secondLook !== undefined && model.secondLook.length > 0 ? model.secondLook : undefined;
+  const looks = secondLook === undefined ? [] : secondLookFeatures(scored.map(({ candidate }) => candidate), logits.map(sigmoid), oneLine);
   const shift = options.namesExpected === true ? Math.log(NAMES_EXPECTED_ODDS) : 0;
   scored.forEach(({ candidate, features }, index) => {
-    const look = looks === undefined || model.secondLook === undefined ? 0 : treesScoreOfNames(looks[index] ?? [], model.secondLook);
+    const look = secondLook === undefined ? 0 : treesScoreOfNames(looks[index] ?? [], secondLook);
     const probability = sigmoid((logits[index] ?? 0) + look + shift);
     const decision = probability >= threshold ? 'entry' : probability >= joinThreshold ? 'join' : 'dropped';
     decisions.push({

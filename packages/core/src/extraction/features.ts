@@ -21,6 +21,16 @@ export function groupOf(features: Features): 'S|' | 'P|' {
   return features.has('slot:prose') ? 'P|' : 'S|';
 }
 
+/**
+ * A fitted name read back as the feature it weighs and which copy: 0 the plain feature, 1 its `S|`
+ * copy, 2 its `P|` copy (the order the model's and the trees' lookup tables keep them in).
+ */
+export function featureCopy(name: string): [base: string, copy: 0 | 1 | 2] {
+  if (name.startsWith('S|')) return [name.slice(2), 1];
+  if (name.startsWith('P|')) return [name.slice(2), 2];
+  return [name, 0];
+}
+
 /** The features with their slot-or-prose copies written out, as the fit sees them. */
 export function expandFeatures(features: Features): Features {
   const group = groupOf(features);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 import { treesScore, type Tree } from './boost.js';
-import { groupOf, UNGROUPED, type Features } from './features.js';
+import { featureCopy, groupOf, UNGROUPED, type Features } from './features.js';
 
 export interface ModelWeights {
   /** Feature name → weight; a feature missing here weighs 0. */
@@ -48,10 +48,9 @@ function weightTable(weights: Readonly<Record<string, number>>): WeightTable {
   if (table !== undefined) return table;
   table = new Map();
   for (const [name, weight] of Object.entries(weights)) {
-    const grouped = /^[SP]\|/u.test(name);
-    const base = grouped ? name.slice(2) : name;
+    const [base, copy] = featureCopy(name);
     const entry = table.get(base) ?? [0, 0, 0];
-    entry[grouped ? (name.startsWith('S|') ? 1 : 2) : 0] = weight;
+    entry[copy] = weight;
     table.set(base, entry);
   }
   tables.set(weights, table);
