@@ -546,19 +546,13 @@ export function folds<T>(items: readonly T[], k: number): T[][] {
  */
 export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
   const parts = folds(items, k);
-  const extraParts = folds(extra, k);
-  const look = options.secondLook ?? DEFAULT_SECOND_LOOK;
-  const outside = (foldIndex: number): DevItem[] => [parts, extraParts].flatMap((all) => all.flatMap((part, index) => (index === foldIndex ? [] : part)));
-  const firstLooks = parts.map((_, foldIndex) => fitFirstLook(outside(foldIndex), options));
-  const lookRows = look.trees > 0 ? parts.map((held, foldIndex) => [...held, ...(extraParts[foldIndex] ?? [])].flatMap((item) => secondLookRows(item, firstLooks[foldIndex] ?? { weights: {} }))) : [];
+  const models = crossValidatedModels(items, k, options, extra);
   const total: Counts = { tp: 0, fp: 0, fn: 0 };
   const flatTotal: Counts = { tp: 0, fp: 0, fn: 0 };
   const bareTotal: Counts = { tp: 0, fp: 0, fn: 0 };
   const perFold: Scores[] = [];
-  parts.forEach((held, foldIndex) => {
-    const first = firstLooks[foldIndex] ?? { weights: {} };
-    const secondLook = look.trees > 0 ? fitSecondLook(lookRows.flatMap((rows, index) => (index === foldIndex ? [] : rows)), look) : undefined;
-    const model = withThresholds({ ...first, ...(secondLook === undefined ? {} : { secondLook }) }, outside(foldIndex), options);
+  models.forEach((model, foldIndex) => {
+    const held = parts[foldIndex] ?? [];
     const counts = evaluate(held, model);
     addCounts(flatTotal, evaluate(held.map(flattenedItem), model));
     addCounts(bareTotal, evaluate(held.map(bareItem), model));
@@ -566,4 +560,19 @@ export function crossValidate(items: readonly DevItem[], k = 10, options: FitOpt
     addCounts(total, counts);
   });
   return { ...toScores(total), perFold, flattened: toScores(flatTotal), bare: toScores(bareTotal) };
+}
+
+/** The k models of `crossValidate`, fold i's fitted without the items of fold i (`folds(items, k)[i]`). */
+export function crossValidatedModels(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): ModelWeights[] {
+  const parts = folds(items, k);
+  const extraParts = folds(extra, k);
+  const look = options.secondLook ?? DEFAULT_SECOND_LOOK;
+  const outside = (foldIndex: number): DevItem[] => [parts, extraParts].flatMap((all) => all.flatMap((part, index) => (index === foldIndex ? [] : part)));
+  const firstLooks = parts.map((_, foldIndex) => fitFirstLook(outside(foldIndex), options));
+  const lookRows = look.trees > 0 ? parts.map((held, foldIndex) => [...held, ...(extraParts[foldIndex] ?? [])].flatMap((item) => secondLookRows(item, firstLooks[foldIndex] ?? { weights: {} }))) : [];
+  return parts.map((_, foldIndex) => {
+    const first = firstLooks[foldIndex] ?? { weights: {} };
+    const secondLook = look.trees > 0 ? fitSecondLook(lookRows.flatMap((rows, index) => (index === foldIndex ? [] : rows)), look) : undefined;
+    return withThresholds({ ...first, ...(secondLook === undefined ? {} : { secondLook }) }, outside(foldIndex), options);
+  });
 }
