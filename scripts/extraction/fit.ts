@@ -47,7 +47,9 @@ const started = performance.now();
 // The model fitted on everything: each fold's fit starts from its weights (the same optimum, fewer
 // steps). With --write it is fitted here; without, it is the committed one, which fit.test.ts shows a
 // refit reproduces (the eval in CI saves the 13-minute fit; the folds are fitted afresh either way).
-const model = args.includes('--write') ? fitModel(items, DEFAULT_FIT, extra) : committedWeights();
+const writing = args.includes('--write');
+const model = writing ? fitModel(items, DEFAULT_FIT, extra) : committedWeights();
+const whose = writing ? 'the model fitted on everything above' : 'the committed model';
 const cv = crossValidate(items, k, { ...DEFAULT_FIT, initial: model.weights }, extra);
 console.log(`cross-validated (${k}-fold, ${items.length} items, ${extra.length} training-only answers cut into the same folds, never scored): F1=${fixed(cv.f1)} P=${fixed(cv.precision)} R=${fixed(cv.recall)} tp=${cv.tp} fp=${cv.fp} fn=${cv.fn}`);
 console.log(`cross-validated, answers flattened as if copied from a web page: F1=${fixed(cv.flattened.f1)} P=${fixed(cv.flattened.precision)} R=${fixed(cv.flattened.recall)}`);
@@ -61,13 +63,13 @@ if (args.includes('--pooled') && extra.length > 0) {
   console.log(`pooled (${pooledFolds}-fold over the ${all.length} dev and training-only answers): F1=${fixed(pooled.f1)} P=${fixed(pooled.precision)} R=${fixed(pooled.recall)}; flattened F1=${fixed(pooled.flattened.f1)}; without list numbers F1=${fixed(pooled.bare.f1)}`);
 }
 const training = toScores(evaluate(items, model));
-console.log(`training fit (not a result): F1=${fixed(training.f1)} P=${fixed(training.precision)} R=${fixed(training.recall)}; threshold ${model.threshold} (one line: ${model.oneLine?.threshold ?? model.threshold})`);
+console.log(`training fit of ${whose} (not a result): F1=${fixed(training.f1)} P=${fixed(training.precision)} R=${fixed(training.recall)}; threshold ${model.threshold} (one line: ${model.oneLine?.threshold ?? model.threshold})`);
 const heldOutItems = existsSync(heldOutPath) ? loadDevItems(heldOutPath) : [];
 if (heldOutItems.length > 0) {
   // answers written apart from everything above and never fitted: the nearest figure to answers nobody here tuned to
   const heldOut = toScores(evaluate(heldOutItems, model));
   const flat = toScores(evaluate(heldOutItems.map(flattenedItem), model));
-  console.log(`held-out answers (${heldOutItems.length}, never fitted), scored by the model fitted on everything above: F1=${fixed(heldOut.f1)} P=${fixed(heldOut.precision)} R=${fixed(heldOut.recall)}; flattened F1=${fixed(flat.f1)} P=${fixed(flat.precision)} R=${fixed(flat.recall)}`);
+  console.log(`held-out answers (${heldOutItems.length}, never fitted), scored by ${whose}: F1=${fixed(heldOut.f1)} P=${fixed(heldOut.precision)} R=${fixed(heldOut.recall)}; flattened F1=${fixed(flat.f1)} P=${fixed(flat.precision)} R=${fixed(flat.recall)}`);
 }
 if (extra.length > 0) {
   // the other way round: fitted on the dev set only, scored on answers written apart from it
@@ -90,7 +92,7 @@ for (const [name, floor, value] of floors) {
     process.exitCode = 1;
   }
 }
-if (args.includes('--write')) {
+if (writing) {
   const out = fileURLToPath(new URL('../../packages/core/data/extraction/weights.json', import.meta.url));
   const data = {
     about: 'Fitted by scripts/extraction/fit.ts on dev-data/extraction-dev/items.jsonl and dev-data/extraction-train/items.jsonl (all items). Do not edit by hand; refit.',
