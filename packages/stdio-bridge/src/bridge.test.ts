@@ -132,12 +132,26 @@ async function eventually(check: () => void, timeoutMs = 5_000): Promise<void> {
 }
 
 /** Runs the bin to completion with the given stdin lines; resolves exit code and raw output. */
-function runBin(commandLine: string[], stdinLines: string[] = [], environment: Record<string, string> = {}, closeAfterMs = 0) {
+/**
+ * Runs the built bridge with these stdin lines. Stdin is closed at once, or, with `closeWhen`, as
+ * soon as what the bridge wrote to stdout satisfies it (never on a timer: a loaded machine would
+ * close it before the answers came).
+ */
+function runBin(commandLine: string[], stdinLines: string[] = [], environment: Record<string, string> = {}, closeWhen?: (stdout: string) => boolean) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...commandLine], { env: { ...getDefaultEnvironment(), ...environment }, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    let closed = false;
+    const closeStdin = () => {
+      if (closed) return;
+      closed = true;
+      child.stdin.end();
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (closeWhen?.(stdout)) closeStdin();
+    });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -149,7 +163,7 @@ function runBin(commandLine: string[], stdinLines: string[] = [], environment: R
       resolve({ code, stdout, stderr });
     });
     for (const line of stdinLines) child.stdin.write(`${line}\n`);
-    setTimeout(() => child.stdin.end(), closeAfterMs);
+    if (!closeWhen) closeStdin();
   });
 }
 
@@ -252,7 +266,8 @@ describe('the bridge against a running streamable-HTTP MCP server', () => {
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'count_slowly', arguments: { to: 2 }, _meta: { progressToken: 'tok-7' } } },
     ].map((message) => JSON.stringify(message));
-    const { code, stdout, stderr } = await runBin(['--url', upstream.url], requests, {}, 1_500);
+    const answered = (stdout: string) => stdout.split('\n').slice(0, -1).some((line) => (JSON.parse(line) as { id?: unknown }).id === 3); // whole lines only
+    const { code, stdout, stderr } = await runBin(['--url', upstream.url], requests, {}, answered);
     expect(code).toBe(0);
     const lines = stdout.split('\n').filter((line) => line !== '');
     expect(lines.length).toBeGreaterThanOrEqual(5);
