@@ -195,64 +195,84 @@ export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, optio
     starts.push(start);
   });
   const n = rowFeatures.length;
+  // the rows' split features in one array: row r's from featureStart[r] to featureStart[r + 1]
+  const featureStart = new Int32Array(n + 1);
+  for (let r = 0; r < n; r += 1) featureStart[r + 1] = (featureStart[r] as number) + (rowFeatures[r] as Int32Array).length;
+  const featureList = new Int32Array(featureStart[n] as number);
+  rowFeatures.forEach((list, r) => featureList.set(list, featureStart[r] as number));
+  const labelOf = Float64Array.from(labels);
+  const weightOf = Float64Array.from(rowWeights);
   const margin = Float64Array.from(starts);
   const gradient = new Float64Array(n);
   const curvature = new Float64Array(n);
   const node = new Int32Array(n);
+  // The rows grouped by the node they are at, in row order within each node: a node's sums are then
+  // added up in the same order as over all rows, while its sums stay in one small block of memory.
+  let order = new Int32Array(n);
+  let spare = new Int32Array(n);
   const inner = 2 ** options.depth - 1;
   const trees: Tree[] = [];
   for (let t = 0; t < options.trees; t += 1) {
     for (let r = 0; r < n; r += 1) {
       const p = 1 / (1 + Math.exp(-(margin[r] as number)));
-      const weight = rowWeights[r] as number;
-      gradient[r] = (p - (labels[r] as number)) * weight;
+      const weight = weightOf[r] as number;
+      gradient[r] = (p - (labelOf[r] as number)) * weight;
       curvature[r] = Math.max(p * (1 - p), 1e-9) * weight;
+      order[r] = r;
     }
     node.fill(0);
     const split: string[] = new Array<string>(inner).fill('');
-    // Per level, each node's sums of gradient and curvature per feature. Only the smaller child of
-    // each pair is summed over its rows; its sibling is the parent's sums minus its own.
-    let parentG = new Float64Array(0);
-    let parentH = new Float64Array(0);
+    // Per level, each node's sums of gradient and curvature per feature (interleaved: g, h). Only the
+    // smaller child of each pair is summed over its rows; its sibling is the parent's sums minus its own.
+    let parentSums = new Float64Array(0);
     let parentTotalG = new Float64Array(0);
     let parentTotalH = new Float64Array(0);
-    let rowsAt = new Int32Array(1).fill(n);
+    let bounds = Int32Array.of(0, n);
     for (let level = 0; level < options.depth; level += 1) {
       const first = 2 ** level - 1;
       const width = 2 ** level;
       const totalG = new Float64Array(width);
       const totalH = new Float64Array(width);
-      const g = new Float64Array(width * size);
-      const h = new Float64Array(width * size);
-      // the nodes summed directly: the root, then the smaller of each pair
-      const direct = new Uint8Array(width);
-      if (level === 0) direct[0] = 1;
-      else for (let pair = 0; pair < width / 2; pair += 1) direct[(rowsAt[2 * pair] as number) <= (rowsAt[2 * pair + 1] as number) ? 2 * pair : 2 * pair + 1] = 1;
-      for (let r = 0; r < n; r += 1) {
-        const at = (node[r] as number) - first;
-        if (direct[at] === 0) continue;
-        const gr = gradient[r] as number;
-        const hr = curvature[r] as number;
-        totalG[at] = (totalG[at] as number) + gr;
-        totalH[at] = (totalH[at] as number) + hr;
-        const list = rowFeatures[r] as Int32Array;
-        const base = at * size;
-        for (let i = 0; i < list.length; i += 1) {
-          const f = base + (list[i] as number);
-          g[f] = (g[f] as number) + gr;
-          h[f] = (h[f] as number) + hr;
+      const sums = new Float64Array(2 * width * size);
+      for (let at = 0; at < width; at += 1) {
+        const from = bounds[at] as number;
+        const to = bounds[at + 1] as number;
+        const direct = level === 0 || (at % 2 === 0 ? to - from <= (bounds[at + 2] as number) - to : to - from < from - (bounds[at - 1] as number));
+        if (direct) {
+          const base = 2 * at * size;
+          let G = 0;
+          let H = 0;
+          for (let position = from; position < to; position += 1) {
+            const r = order[position] as number;
+            const gr = gradient[r] as number;
+            const hr = curvature[r] as number;
+            G += gr;
+            H += hr;
+            const end = featureStart[r + 1] as number;
+            for (let i = featureStart[r] as number; i < end; i += 1) {
+              const f = base + 2 * (featureList[i] as number);
+              sums[f] = (sums[f] as number) + gr;
+              sums[f + 1] = (sums[f + 1] as number) + hr;
+            }
+          }
+          totalG[at] = G;
+          totalH[at] = H;
         }
       }
       for (let at = 0; at < width; at += 1) {
-        if (direct[at] === 1) continue;
+        if (level === 0) break;
+        const from = bounds[at] as number;
+        const to = bounds[at + 1] as number;
+        const direct = at % 2 === 0 ? to - from <= (bounds[at + 2] as number) - to : to - from < from - (bounds[at - 1] as number);
+        if (direct) continue;
         const sibling = at ^ 1;
         const parent = at >> 1;
         totalG[at] = (parentTotalG[parent] as number) - (totalG[sibling] as number);
         totalH[at] = (parentTotalH[parent] as number) - (totalH[sibling] as number);
-        for (let f = 0; f < size; f += 1) {
-          g[at * size + f] = (parentG[parent * size + f] as number) - (g[sibling * size + f] as number);
-          h[at * size + f] = (parentH[parent * size + f] as number) - (h[sibling * size + f] as number);
-        }
+        const own = 2 * at * size;
+        const other = 2 * sibling * size;
+        const above = 2 * parent * size;
+        for (let f = 0; f < 2 * size; f += 1) sums[own + f] = (parentSums[above + f] as number) - (sums[other + f] as number);
       }
       const chosen = new Int32Array(width).fill(-1);
       for (let at = 0; at < width; at += 1) {
@@ -260,9 +280,10 @@ export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, optio
         const H = totalH[at] as number;
         const parent = (G * G) / (H + options.lambda);
         let best = 1e-6;
+        const base = 2 * at * size;
         for (let f = 0; f < size; f += 1) {
-          const gl = g[at * size + f] as number;
-          const hl = h[at * size + f] as number;
+          const gl = sums[base + 2 * f] as number;
+          const hl = sums[base + 2 * f + 1] as number;
           const hr = H - hl;
           if (hl < options.minChild || hr < options.minChild) continue;
           const gr = G - gl;
@@ -274,18 +295,39 @@ export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, optio
         }
         if ((chosen[at] as number) >= 0) split[first + at] = names[chosen[at] as number] ?? '';
       }
-      // move each row one level down, counting the rows of each child
-      rowsAt = new Int32Array(2 * width);
-      for (let r = 0; r < n; r += 1) {
-        const current = node[r] as number;
-        const f = chosen[current - first] as number;
-        const yes = f >= 0 && binaryHas(rowFeatures[r] as Int32Array, f);
-        const child = yes ? 2 * current + 1 : 2 * current + 2;
-        node[r] = child;
-        rowsAt[child - (2 * first + 1)] = (rowsAt[child - (2 * first + 1)] as number) + 1;
+      // move each row one level down: each node's rows split into its yes child's, then its no child's, in row order
+      const next = new Int32Array(2 * width + 1);
+      let write = 0;
+      for (let at = 0; at < width; at += 1) {
+        const from = bounds[at] as number;
+        const to = bounds[at + 1] as number;
+        const f = chosen[at] as number;
+        const current = first + at;
+        next[2 * at] = write;
+        if (f >= 0) {
+          for (let position = from; position < to; position += 1) {
+            const r = order[position] as number;
+            if (binaryHas(featureList, featureStart[r] as number, featureStart[r + 1] as number, f)) {
+              spare[write] = r;
+              write += 1;
+              node[r] = 2 * current + 1;
+            }
+          }
+        }
+        next[2 * at + 1] = write;
+        for (let position = from; position < to; position += 1) {
+          const r = order[position] as number;
+          if (node[r] === current) {
+            spare[write] = r;
+            write += 1;
+            node[r] = 2 * current + 2;
+          }
+        }
       }
-      parentG = g;
-      parentH = h;
+      next[2 * width] = write;
+      [order, spare] = [spare, order];
+      bounds = next;
+      parentSums = sums;
       parentTotalG = totalG;
       parentTotalH = totalH;
     }
@@ -305,9 +347,10 @@ export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, optio
   return trees;
 }
 
-function binaryHas(list: Int32Array, value: number): boolean {
-  let low = 0;
-  let high = list.length - 1;
+/** Whether the sorted `list[from..to)` holds `value`. */
+function binaryHas(list: Int32Array, from: number, to: number, value: number): boolean {
+  let low = from;
+  let high = to - 1;
   while (low <= high) {
     const mid = (low + high) >> 1;
     const at = list[mid] as number;
