@@ -506,10 +506,22 @@ function namesBusiness(tokens: readonly Token[], index: number): boolean {
 }
 
 function atSentenceStart(text: string, position: number): boolean {
-  const before = text.slice(0, position).replace(/[\s"'“‘(*_¿¡]+$/u, '');
-  if (before === '') return true;
-  return /[.!?:;…\n–—]$/u.test(before) || /\s-$/u.test(before) || /^\s*(?:\d{1,2}[.)]|[-*•])$/u.test(before) || /\p{Extended_Pictographic}$/u.test(before);
+  // the text before the position without the spaces, quotes and openers right before it, found by
+  // stepping back (a `…+$` pattern on the whole prefix would be tried from every offset of it)
+  let end = position;
+  while (end > 0 && OPENING.test(text.charAt(end - 1))) end -= 1;
+  if (end === 0) return true;
+  const last = text.charAt(end - 1);
+  if (/[.!?:;…\n–—]/u.test(last)) return true;
+  if (last === '-' && end >= 2 && /\s/u.test(text.charAt(end - 2))) return true;
+  if (/^\s*(?:\d{1,2}[.)]|[-*•])$/u.test(text.slice(0, end))) return true;
+  // the last character, two code units when it is a surrogate pair
+  const pair = end >= 2 && /[\uDC00-\uDFFF]/u.test(last) && /[\uD800-\uDBFF]/u.test(text.charAt(end - 2));
+  return /\p{Extended_Pictographic}/u.test(text.slice(end - (pair ? 2 : 1), end));
 }
+
+/** What may stand between a sentence's end and its first word: spaces, quotes, a bracket, emphasis, ¿ and ¡. */
+const OPENING = /^[\s"'“‘(*_¿¡]$/u;
 
 /** Words that open a sentence, not a name: "The", "Its", "Not" followed by a lower-case word ("… Acme CRM The most popular …"); comparatives, superlatives and adverbs come from the gazetteer. */
 const SENTENCE_OPENERS = new Set(['the', 'a', 'an', 'this', 'these', 'it', 'its', "it's", 'not', 'very', 'our', 'my', 'your', 'their', 'they', 'we', 'you', 'also', 'great', 'best', 'el', 'la', 'los', 'las', 'un', 'una', 'es', 'o', 'os', 'le', 'les', 'der', 'die', 'das']);
