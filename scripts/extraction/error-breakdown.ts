@@ -11,17 +11,19 @@
 //   extra:overlaps_gold    a reported name that overlaps a gold name (cut too long or too short)
 //   extra:prose/slot       a reported name that is no brand at all, seen in running text only or in a slot
 //
-//   npx tsx scripts/extraction/error-breakdown.ts [--folds 5] [--flat] [--show <category prefix>] [--models FILE]
+//   npx tsx scripts/extraction/error-breakdown.ts [--folds 5] [--flat] [--show <category prefix>] [--models FILE] [--jobs N]
 //
 // --flat reads the one-line copies; --show prints each error of the categories that start with the
 // prefix, with the item id and the best candidate's probability; --models saves the fold models to
-// FILE on the first run and reads them on the next (a pooled fit takes several minutes).
+// FILE on the first run and reads them on the next (a pooled fit takes several minutes); --jobs N fits
+// the folds in N processes at once (parallel-folds.ts; one per core by default).
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { explainExtraction } from '../../packages/core/src/extraction/extract-brands.js';
 import { crossValidatedModels, DEFAULT_FIT, flattenedItem, folds, loadDevItems, scoreItem, scorerKey } from '../../packages/core/src/extraction/fit.js';
 import { committedWeights, type ModelWeights } from '../../packages/core/src/extraction/model.js';
+import { firstLooksInParallel, jobsOption } from './parallel-folds.js';
 
 const args = process.argv.slice(2);
 const option = (name: string): string | undefined => {
@@ -39,7 +41,8 @@ if (modelsFile !== undefined && existsSync(modelsFile)) {
   models = JSON.parse(readFileSync(modelsFile, 'utf8')) as ModelWeights[];
 } else {
   // the committed weights start each fold's fit (the same optimum, fewer Newton steps)
-  models = crossValidatedModels(all, k, { ...DEFAULT_FIT, initial: committedWeights().weights });
+  const options = { ...DEFAULT_FIT, initial: committedWeights().weights };
+  models = crossValidatedModels(all, k, options, [], await firstLooksInParallel(all, k, options, [], jobsOption(process.argv.slice(2))));
   if (modelsFile !== undefined) writeFileSync(modelsFile, JSON.stringify(models));
 }
 

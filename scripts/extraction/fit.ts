@@ -4,7 +4,10 @@
 //                                     [--train dev-data/extraction-train/items.jsonl | --no-train]
 //                                     [--heldout dev-data/extraction-heldout/items.jsonl]
 //                                     [--min-f1 X] [--min-precision X] [--min-recall X]
-//                                     [--min-flattened-f1 X] [--min-bare-f1 X] [--pooled K]
+//                                     [--min-flattened-f1 X] [--min-bare-f1 X] [--pooled K] [--jobs N]
+//
+// --jobs N fits the cross-validation folds' first looks in N processes at once (parallel-folds.ts;
+// the same figures to the last digit); the default is one per core.
 //
 // --pooled K also reports K-fold cross-validation over the dev set and the training-only answers
 // together (780 answers, about 4,900 names): a steadier figure for comparing two versions of the
@@ -27,6 +30,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { crossValidate, DEFAULT_FIT, evaluate, fitModel, flattenedItem, loadDevItems, toScores } from '../../packages/core/src/extraction/fit.js';
+import { firstLooksInParallel, jobsOption } from './parallel-folds.js';
 import type { Tree } from '../../packages/core/src/extraction/boost.js';
 import { committedWeights } from '../../packages/core/src/extraction/model.js';
 
@@ -42,6 +46,7 @@ const k = Number(option('--folds', '10'));
 const items = loadDevItems(itemsPath);
 const extra = args.includes('--no-train') ? [] : loadDevItems(trainPath);
 const fixed = (value: number): string => value.toFixed(3);
+const jobs = jobsOption(args);
 
 const started = performance.now();
 // The model fitted on everything: each fold's fit starts from its weights (the same optimum, fewer
@@ -50,7 +55,8 @@ const started = performance.now();
 const writing = args.includes('--write');
 const model = writing ? fitModel(items, DEFAULT_FIT, extra) : committedWeights();
 const whose = writing ? 'the model fitted on everything above' : 'the committed model';
-const cv = crossValidate(items, k, { ...DEFAULT_FIT, initial: model.weights }, extra);
+const cvOptions = { ...DEFAULT_FIT, initial: model.weights };
+const cv = crossValidate(items, k, cvOptions, extra, await firstLooksInParallel(items, k, cvOptions, extra, jobs));
 console.log(`cross-validated (${k}-fold, ${items.length} items, ${extra.length} training-only answers cut into the same folds, never scored): F1=${fixed(cv.f1)} P=${fixed(cv.precision)} R=${fixed(cv.recall)} tp=${cv.tp} fp=${cv.fp} fn=${cv.fn}`);
 console.log(`cross-validated, answers flattened as if copied from a web page: F1=${fixed(cv.flattened.f1)} P=${fixed(cv.flattened.precision)} R=${fixed(cv.flattened.recall)}`);
 console.log(`cross-validated, flattened and list numbers lost too: F1=${fixed(cv.bare.f1)} P=${fixed(cv.bare.precision)} R=${fixed(cv.bare.recall)}`);
@@ -59,7 +65,7 @@ if (args.includes('--pooled') && extra.length > 0) {
   const pooledFolds = Number(option('--pooled', '5'));
   const all = [...items, ...extra];
   // the model above was fitted on these same answers: its weights start every fold
-  const pooled = crossValidate(all, pooledFolds, { ...DEFAULT_FIT, initial: model.weights });
+  const pooled = crossValidate(all, pooledFolds, cvOptions, [], await firstLooksInParallel(all, pooledFolds, cvOptions, [], jobs));
   console.log(`pooled (${pooledFolds}-fold over the ${all.length} dev and training-only answers): F1=${fixed(pooled.f1)} P=${fixed(pooled.precision)} R=${fixed(pooled.recall)}; flattened F1=${fixed(pooled.flattened.f1)}; without list numbers F1=${fixed(pooled.bare.f1)}`);
 }
 const training = toScores(evaluate(items, model));

@@ -498,7 +498,7 @@ export function fitModel(items: readonly DevItem[], options: FitOptions = DEFAUL
 }
 
 /** The first look: weights and the trees on top of them, fitted on the items and their copies. */
-export function fitFirstLook(all: readonly DevItem[], options: FitOptions = DEFAULT_FIT): Pick<ModelWeights, 'weights' | 'trees'> {
+export function fitFirstLook(all: readonly DevItem[], options: FitOptions = DEFAULT_FIT): FirstLook {
   const reshaped = all.map(reshapedItem);
   const rows = [
     ...trainingRows([...all, ...all.map(citedItem)]),
@@ -523,7 +523,7 @@ interface SecondLookRow {
  * The second look's training rows for an item scored by a first look fitted without it: the item
  * with its markdown, flattened and bare, weighed as in the first look's fit.
  */
-function secondLookRows(item: DevItem, first: Pick<ModelWeights, 'weights' | 'trees'>): SecondLookRow[] {
+function secondLookRows(item: DevItem, first: FirstLook): SecondLookRow[] {
   const aliases = new Set(item.gold.flat().map(scorerKey));
   const rows: SecondLookRow[] = [];
   for (const [copy, weight] of [[item, 1], [flattenedItem(item), FLATTENED_COPY_WEIGHT], [bareItem(item), BARE_COPY_WEIGHT]] as const) {
@@ -585,9 +585,15 @@ export function folds<T>(items: readonly T[], k: number): T[][] {
  * without its share of them too, so every answer has a first-look score from a fit that did not see
  * it; the fold's second look is fitted on those scores of the other folds (stacked generalisation).
  */
-export function crossValidate(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
+export function crossValidate(
+  items: readonly DevItem[],
+  k = 10,
+  options: FitOptions = DEFAULT_FIT,
+  extra: readonly DevItem[] = [],
+  firstLooks?: readonly FirstLook[],
+): Scores & { perFold: Scores[]; flattened: Scores; bare: Scores } {
   const parts = folds(items, k);
-  const models = crossValidatedModels(items, k, options, extra);
+  const models = crossValidatedModels(items, k, options, extra, firstLooks);
   const total: Counts = { tp: 0, fp: 0, fn: 0 };
   const flatTotal: Counts = { tp: 0, fp: 0, fn: 0 };
   const bareTotal: Counts = { tp: 0, fp: 0, fn: 0 };
@@ -603,17 +609,33 @@ export function crossValidate(items: readonly DevItem[], k = 10, options: FitOpt
   return { ...toScores(total), perFold, flattened: toScores(flatTotal), bare: toScores(bareTotal) };
 }
 
-/** The k models of `crossValidate`, fold i's fitted without the items of fold i (`folds(items, k)[i]`). */
-export function crossValidatedModels(items: readonly DevItem[], k = 10, options: FitOptions = DEFAULT_FIT, extra: readonly DevItem[] = []): ModelWeights[] {
+/** The first look of a model: the weights and the trees on top of them. */
+export type FirstLook = Pick<ModelWeights, 'weights' | 'trees'>;
+
+/** What fold `foldIndex`'s first look is fitted on: the items and the training-only answers outside that fold. */
+export function foldTraining(items: readonly DevItem[], k: number, extra: readonly DevItem[], foldIndex: number): DevItem[] {
+  return [folds(items, k), folds(extra, k)].flatMap((all) => all.flatMap((part, index) => (index === foldIndex ? [] : part)));
+}
+
+/**
+ * The k models of `crossValidate`, fold i's fitted without the items of fold i (`folds(items, k)[i]`).
+ * `firstLooks`, when given, are the folds' first looks fitted elsewhere (`fitFirstLook(foldTraining(…, i), options)`,
+ * in other processes: scripts/extraction/parallel-folds.ts); the rest is the same.
+ */
+export function crossValidatedModels(
+  items: readonly DevItem[],
+  k = 10,
+  options: FitOptions = DEFAULT_FIT,
+  extra: readonly DevItem[] = [],
+  firstLooks: readonly FirstLook[] = folds(items, k).map((_, foldIndex) => fitFirstLook(foldTraining(items, k, extra, foldIndex), options)),
+): ModelWeights[] {
   const parts = folds(items, k);
   const extraParts = folds(extra, k);
   const look = options.secondLook ?? DEFAULT_SECOND_LOOK;
-  const outside = (foldIndex: number): DevItem[] => [parts, extraParts].flatMap((all) => all.flatMap((part, index) => (index === foldIndex ? [] : part)));
-  const firstLooks = parts.map((_, foldIndex) => fitFirstLook(outside(foldIndex), options));
   const lookRows = look.trees > 0 ? parts.map((held, foldIndex) => [...held, ...(extraParts[foldIndex] ?? [])].flatMap((item) => secondLookRows(item, firstLooks[foldIndex] ?? { weights: {} }))) : [];
   return parts.map((_, foldIndex) => {
     const first = firstLooks[foldIndex] ?? { weights: {} };
     const secondLook = look.trees > 0 ? fitSecondLook(lookRows.flatMap((rows, index) => (index === foldIndex ? [] : rows)), look) : undefined;
-    return withThresholds({ ...first, ...(secondLook === undefined ? {} : { secondLook }) }, outside(foldIndex), options);
+    return withThresholds({ ...first, ...(secondLook === undefined ? {} : { secondLook }) }, foldTraining(items, k, extra, foldIndex), options);
   });
 }
