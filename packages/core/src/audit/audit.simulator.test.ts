@@ -39,7 +39,7 @@ function simulatorLineup(options: Partial<LineupOptions> = {}): Map<ProviderId, 
     settings[id] = { apiKey: 'demo-key', baseURL: simulator.baseUrls[id], model: DEMO_MODELS[id] };
   }
   return createProviderLineup(settings, {
-    timeoutMs: 5000,
+    timeoutMs: 15_000, // generous: no test here is about timeouts, and a loaded CI machine (the refit test) slowed a call past 5 s
     maxRetries: options.maxRetries ?? 0,
     maxConcurrentPerProvider: options.maxConcurrentPerProvider ?? 4,
     retry: { sleep: noSleep },

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIT, type DevItem, fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
+import { DEFAULT_FIT, type DevItem, fitLogistic, fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
 import { extractBrands } from './extract-brands.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
 import { committedWeights } from './model.js';
@@ -29,6 +29,46 @@ describe('fitting the extractor', () => {
     // About 5 minutes of CPU alone on the 2-core machine (940 answers and their copies, then five more fits of
     // the first look for the second look's out-of-fold scores); other test workers slow it further.
   }, 1_200_000);
+
+  it('finds the optimum of the penalised log loss, from zero (Newton) and from given weights (the chord method) alike', () => {
+    // 10 weights: the factorisation's four-row blocks and the rows left after them are both used
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const truth = [0.5, -1, 2, 0, -0.5, 1.5, -2, 0.8, -0.3];
+    const rows = Array.from({ length: 400 }, () => {
+      const features = new Map<string, number>([['bias', 1]]);
+      let logit = -0.2;
+      truth.forEach((weight, index) => {
+        const value = random() < 0.4 ? random() * 2 : 0;
+        if (value > 0) features.set(`f${index}`, value);
+        logit += weight * value;
+      });
+      return { features, label: (random() < 1 / (1 + Math.exp(-logit)) ? 1 : 0) as 0 | 1 };
+    });
+    const options = { ...DEFAULT_FIT, l2: 1 };
+    const gradientAt = (weights: Readonly<Record<string, number>>): Map<string, number> => {
+      const gradient = new Map<string, number>();
+      for (const row of rows) {
+        let sum = 0;
+        for (const [name, value] of row.features) sum += (weights[name] ?? 0) * value;
+        const error = 1 / (1 + Math.exp(-sum)) - row.label;
+        for (const [name, value] of row.features) gradient.set(name, (gradient.get(name) ?? 0) + error * value);
+      }
+      for (const [name, value] of gradient) if (name !== 'bias') gradient.set(name, value + options.l2 * (weights[name] ?? 0));
+      return gradient;
+    };
+    const fromZero = fitLogistic(rows, options);
+    expect(Object.keys(fromZero)).toHaveLength(10);
+    // weights are rounded to four decimals: the gradient is what that rounding leaves, far under one
+    // (a wrong factor leaves gradients of several units: the weights start at 0, where they are 10–50)
+    expect(Math.max(...[...gradientAt({}).values()].map(Math.abs))).toBeGreaterThan(5);
+    for (const value of gradientAt(fromZero).values()) expect(Math.abs(value)).toBeLessThan(0.05);
+    const fromElsewhere = fitLogistic(rows, { ...options, initial: Object.fromEntries(Object.keys(fromZero).map((name, index) => [name, index % 2 === 0 ? 1 : -1])) });
+    for (const name of Object.keys(fromZero)) expect(Math.abs((fromElsewhere[name] ?? 0) - (fromZero[name] ?? 0))).toBeLessThanOrEqual(1e-4);
+  });
 
   it('scores predictions as the dev set scorer does: aliases, one match per entry, duplicates are errors', () => {
     const item = { id: 'x', answer: '', gold: [['Sony Bravia 7', 'Sony'], ['LG C4', 'LG']] };

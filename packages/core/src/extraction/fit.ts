@@ -208,15 +208,26 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
   let factor: Float64Array | undefined;
   let previous = Number.POSITIVE_INFINITY;
   let slowing = false;
+  // Newton's method (and a stale factor more so) can overshoot from weights far from the optimum, where
+  // p(1 − p) is small, and run away: a step that raised the loss is taken back and half of it tried,
+  // until one lowers it. Near the optimum every full step lowers it, and none is taken back.
+  const accepted = new Float64Array(size);
+  let acceptedLoss = Number.POSITIVE_INFINITY;
+  let lastStep: Float64Array = new Float64Array(0);
+  let share = 1;
   for (let iteration = 0; iteration < (chord ? 4 * options.iterations : options.iterations); iteration += 1) {
     const refactor = factor === undefined || !chord || slowing;
     const gradient = new Float64Array(size);
     const hessian = new Float64Array(refactor ? size * size : 0);
+    let loss = 0;
     for (const row of data) {
       const { features, values } = row;
       let sum = 0;
       for (let i = 0; i < features.length; i += 1) sum += (weights[features[i] ?? 0] ?? 0) * (values[i] ?? 0);
       const p = 1 / (1 + Math.exp(-sum));
+      // −log p for a 1, −log(1 − p) for a 0, without cancelling: log(1 + e^−|s|) + max(0, ∓s)
+      const margin = row.label === 1 ? sum : -sum;
+      loss += (Math.log1p(Math.exp(-Math.abs(margin))) + Math.max(0, -margin)) * row.weight;
       const error = (p - row.label) * row.weight;
       for (let i = 0; i < features.length; i += 1) gradient[features[i] ?? 0] = (gradient[features[i] ?? 0] ?? 0) + error * (values[i] ?? 0);
       if (!refactor) continue;
@@ -230,11 +241,27 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
     }
     for (let feature = 0; feature < size; feature += 1) {
       const penalty = feature === bias ? 1e-6 : options.l2;
+      loss += (penalty * (weights[feature] ?? 0) * (weights[feature] ?? 0)) / 2;
+    }
+    if (loss > acceptedLoss + 1e-9 * Math.abs(acceptedLoss) && share > 1e-6) {
+      // uphill (beyond rounding): back to the last accepted weights and half the last step, with the
+      // Hessian factored afresh for the step after
+      share /= 2;
+      for (let feature = 0; feature < size; feature += 1) weights[feature] = (accepted[feature] ?? 0) - share * (lastStep[feature] ?? 0);
+      slowing = true;
+      continue;
+    }
+    accepted.set(weights);
+    acceptedLoss = loss;
+    share = 1;
+    for (let feature = 0; feature < size; feature += 1) {
+      const penalty = feature === bias ? 1e-6 : options.l2;
       gradient[feature] = (gradient[feature] ?? 0) + penalty * (weights[feature] ?? 0);
       if (refactor) hessian[feature * size + feature] = (hessian[feature * size + feature] ?? 0) + penalty;
     }
     if (refactor) factor = choleskyFactor(hessian, size);
     const step = solveFactored(factor ?? new Float64Array(0), gradient, size);
+    lastStep = step;
     let largest = 0;
     for (let feature = 0; feature < size; feature += 1) {
       weights[feature] = (weights[feature] ?? 0) - (step[feature] ?? 0);

@@ -48,7 +48,7 @@ function simulatorLineup(
     settings[id] = { apiKey: options.apiKey ?? 'demo-key', baseURL: simulator.baseUrls[id], model: options.models?.[id] ?? DEMO_MODELS[id] };
   }
   return createProviderLineup(settings, {
-    timeoutMs: 5000,
+    timeoutMs: 15_000, // generous: no test here is about timeouts, and a loaded CI machine (the refit test) slowed a call past 5 s
     maxRetries: options.maxRetries ?? 0,
     maxConcurrentPerProvider: options.maxConcurrentPerProvider ?? 1,
     retry: { sleep: noSleep },

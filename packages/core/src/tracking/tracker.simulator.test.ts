@@ -23,7 +23,8 @@ beforeAll(async () => {
   simulator = await startSimulator({ seed: Number(process.env['TRACKING_SEED'] ?? 11) });
   const settings: Partial<Record<ProviderId, ProviderSettings>> = {};
   for (const id of ['openai', 'anthropic', 'gemini'] as const) settings[id] = { apiKey: 'demo-key', baseURL: simulator.baseUrls[id], model: DEMO_MODELS[id] };
-  lineup = createProviderLineup(settings, { timeoutMs: 5000, maxRetries: 0, maxConcurrentPerProvider: 8 });
+  // a generous timeout: no test here is about timeouts, and a loaded CI machine (the refit test) slowed a call past 5 s
+  lineup = createProviderLineup(settings, { timeoutMs: 15_000, maxRetries: 0, maxConcurrentPerProvider: 8 });
 });
 afterAll(async () => {
   await simulator.close();

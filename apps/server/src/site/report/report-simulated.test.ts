@@ -23,7 +23,8 @@ describe('a simulated audit, rendered', () => {
     const models: Record<ProviderId, string> = { openai: 'demo-gpt-4.1-mini', anthropic: 'demo-claude-sonnet-4-5', gemini: 'demo-gemini-2.5-flash' };
     const lineup = createProviderLineup(
       Object.fromEntries((['openai', 'anthropic', 'gemini'] as const).map((id) => [id, { apiKey: 'demo-key', baseURL: simulator.baseUrls[id], model: models[id] }])),
-      { timeoutMs: 5000, maxRetries: 0, maxConcurrentPerProvider: 4, retry: { sleep: async () => {} } },
+      // a generous timeout: no test here is about timeouts, and a loaded CI machine (the refit test) slowed a call past 5 s
+      { timeoutMs: 15_000, maxRetries: 0, maxConcurrentPerProvider: 4, retry: { sleep: async () => {} } },
     );
     const report = await runAudit(
       { mode: 'demo', lineup },
