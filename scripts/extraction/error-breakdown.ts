@@ -42,7 +42,7 @@ if (modelsFile !== undefined && existsSync(modelsFile)) {
 } else {
   // the committed weights start each fold's fit (the same optimum, fewer Newton steps)
   const options = { ...DEFAULT_FIT, initial: committedWeights().weights };
-  models = crossValidatedModels(all, k, options, [], await firstLooksInParallel(all, k, options, [], jobsOption(process.argv.slice(2))));
+  models = crossValidatedModels(all, k, options, [], await firstLooksInParallel(all, k, options, [], jobsOption(args)));
   if (modelsFile !== undefined) writeFileSync(modelsFile, JSON.stringify(models));
 }
 

@@ -36,7 +36,8 @@ export function jobsOption(args: readonly string[]): number {
 
 /** The k folds' first looks, fitted `jobs` at a time: fold i's is `fitFirstLook(foldTraining(items, k, extra, i), options)`. */
 export async function firstLooksInParallel(items: readonly DevItem[], k: number, options: FitOptions, extra: readonly DevItem[], jobs: number): Promise<FirstLook[]> {
-  const shares = Array.from({ length: Math.min(jobs, k) }, (_, job) => Array.from({ length: k }, (_, fold) => fold).filter((fold) => fold % Math.min(jobs, k) === job));
+  const processes = Math.min(jobs, k);
+  const shares = Array.from({ length: processes }, (_, job) => Array.from({ length: k }, (_, fold) => fold).filter((fold) => fold % processes === job));
   const directory = mkdtempSync(join(tmpdir(), 'extraction-folds-'));
   try {
     const children = shares.slice(1).map((share, child) => {

@@ -131,9 +131,8 @@ async function eventually(check: () => void, timeoutMs = 5_000): Promise<void> {
   }
 }
 
-/** Runs the bin to completion with the given stdin lines; resolves exit code and raw output. */
 /**
- * Runs the built bridge with these stdin lines. Stdin is closed at once, or, with `closeWhen`, as
+ * Runs the built bridge to completion with these stdin lines; resolves its exit code and raw output. Stdin is closed at once, or, with `closeWhen`, as
  * soon as what the bridge wrote to stdout satisfies it (never on a timer: a loaded machine would
  * close it before the answers came).
  */

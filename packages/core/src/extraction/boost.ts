@@ -234,11 +234,14 @@ export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, optio
       const totalG = new Float64Array(width);
       const totalH = new Float64Array(width);
       const sums = new Float64Array(2 * width * size);
+      // the nodes summed directly: the root, then the smaller of each pair (the left one on a tie)
+      const direct = new Uint8Array(width);
+      if (level === 0) direct[0] = 1;
+      else for (let left = 0; left < width; left += 2) direct[(bounds[left + 1] as number) - (bounds[left] as number) <= (bounds[left + 2] as number) - (bounds[left + 1] as number) ? left : left + 1] = 1;
       for (let at = 0; at < width; at += 1) {
         const from = bounds[at] as number;
         const to = bounds[at + 1] as number;
-        const direct = level === 0 || (at % 2 === 0 ? to - from <= (bounds[at + 2] as number) - to : to - from < from - (bounds[at - 1] as number));
-        if (direct) {
+        if (direct[at] === 1) {
           const base = 2 * at * size;
           let G = 0;
           let H = 0;
@@ -260,11 +263,7 @@ export function fitTrees(rows: readonly BoostRow[], margins: Float64Array, optio
         }
       }
       for (let at = 0; at < width; at += 1) {
-        if (level === 0) break;
-        const from = bounds[at] as number;
-        const to = bounds[at + 1] as number;
-        const direct = at % 2 === 0 ? to - from <= (bounds[at + 2] as number) - to : to - from < from - (bounds[at - 1] as number);
-        if (direct) continue;
+        if (direct[at] === 1) continue;
         const sibling = at ^ 1;
         const parent = at >> 1;
         totalG[at] = (parentTotalG[parent] as number) - (totalG[sibling] as number);

@@ -202,9 +202,10 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
   if (options.initial !== undefined) names.forEach((name, position) => (weights[position] = options.initial?.[name] ?? 0));
   // From given weights the Hessian hardly changes on the way: its factor is reused (a chord method),
   // so a step costs one pass over the rows instead of an n³/6 factorisation. Each chord step shrinks
-  // the step by about a third on a cross-validation fold; only when one shrinks it by less than half is
+  // the step to about a third on a cross-validation fold; only when one shrinks it by less than half is
   // the Hessian factored again where the weights are.
   const chord = options.initial !== undefined;
+  const penalties = Float64Array.from(names, (_, feature) => (feature === bias ? 1e-6 : options.l2));
   let factor: Float64Array | undefined;
   let previous = Number.POSITIVE_INFINITY;
   let slowing = false;
@@ -239,10 +240,7 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
         for (let j = 0; j <= i; j += 1) hessian[rowStart + (features[j] ?? 0)] = (hessian[rowStart + (features[j] ?? 0)] ?? 0) + va * (values[j] ?? 0);
       }
     }
-    for (let feature = 0; feature < size; feature += 1) {
-      const penalty = feature === bias ? 1e-6 : options.l2;
-      loss += (penalty * (weights[feature] ?? 0) * (weights[feature] ?? 0)) / 2;
-    }
+    for (let feature = 0; feature < size; feature += 1) loss += ((penalties[feature] ?? 0) * (weights[feature] ?? 0) * (weights[feature] ?? 0)) / 2;
     if (loss > acceptedLoss + 1e-9 * Math.abs(acceptedLoss) && share > 1e-6) {
       // uphill (beyond rounding): back to the last accepted weights and half the last step, with the
       // Hessian factored afresh for the step after
@@ -255,7 +253,7 @@ export function fitLogistic(rows: readonly Row[], options: FitOptions = DEFAULT_
     acceptedLoss = loss;
     share = 1;
     for (let feature = 0; feature < size; feature += 1) {
-      const penalty = feature === bias ? 1e-6 : options.l2;
+      const penalty = penalties[feature] ?? 0;
       gradient[feature] = (gradient[feature] ?? 0) + penalty * (weights[feature] ?? 0);
       if (refactor) hessian[feature * size + feature] = (hessian[feature * size + feature] ?? 0) + penalty;
     }
