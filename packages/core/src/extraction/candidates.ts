@@ -45,7 +45,7 @@ const PLAIN_HEAD_END = /\s+(?:—|–|--|-|→)\s+|:\s|\s\(|,\s|\.\s|\s+is\s|\s+
 const MAX_NAME_WORDS = 8;
 
 /** Reads every candidate of the answer's blocks, in reading order. */
-export function readCandidates(blocks: readonly TextBlock[], options: { language?: string; restored?: boolean } = {}): Candidate[] {
+export function readCandidates(blocks: readonly TextBlock[], options: { language?: string; restored?: boolean; oneLine?: boolean } = {}): Candidate[] {
   const out: Candidate[] = [];
   for (const block of blocks) {
     const covered: Array<[number, number]> = [];
@@ -95,8 +95,79 @@ export function readCandidates(blocks: readonly TextBlock[], options: { language
     for (const part of proseRuns(block, covered)) out.push(part);
   }
   const runs = splitMergedRuns(out);
-  // only where line breaks were lost: in an answer with its lines, a noun and a name meet within a sentence
-  return options.language === 'de' && options.restored === true ? runs.flatMap(splitGermanNounBeforeName) : runs;
+  // only where line breaks were lost: in an answer with its lines, a heading is a block of its own
+  const placed = options.restored === true || options.oneLine === true ? splitPlaceBeforeName(runs) : runs;
+  // … and a noun and a name meet within a sentence
+  return options.language === 'de' && options.restored === true ? placed.flatMap(splitGermanNounBeforeName) : placed;
+}
+
+/**
+ * A group's heading (a district, a town; a label such as "Honorable mentions") runs into the first
+ * name under it once line breaks are lost: "Acmeville Globex Coffee Roasters – …", "Honorable mentions
+ * Initech Notes — …". In such an answer a run or a list item's head that opens with a place the
+ * gazetteer knows (and that is no everyday word or brand) is cut after it, and a head that opens with
+ * label words after it (labelCut). Not when the whole run is a brand the gazetteers know, nor when a
+ * place and one business word are all of it ("Acmeville Bakery" is one name).
+ */
+function splitPlaceBeforeName(candidates: Candidate[]): Candidate[] {
+  const k = knowledge();
+  // a place the gazetteer knows that is no everyday word and no brand ("Orange", "Mobile" are towns too)
+  const isPlace = (words: string): boolean => (k.places.has(words) || k.bigPlaces.has(words)) && !k.commonRank.has(words) && !k.knownBrands.has(knownBrandKey(words)) && !k.chainBrands.has(knownBrandKey(words));
+  const out: Candidate[] = [];
+  for (const candidate of candidates) {
+    const cut = candidate.slot === 'heading' || candidate.slot === 'link' || candidate.slot === 'table_cell' || candidate.slot === 'table_header' ? undefined : (placeCut(candidate, isPlace) ?? labelCut(candidate));
+    if (cut === undefined) {
+      out.push(candidate);
+      continue;
+    }
+    const text = candidate.block.text;
+    out.push({ ...candidate, surface: text.slice(candidate.from, cut[0]), to: cut[0] });
+    out.push({ ...candidate, surface: text.slice(cut[1], candidate.to), start: candidate.block.offsets[cut[1]] ?? candidate.start, from: cut[1], sentenceStart: false, dropped: [] });
+  }
+  return out;
+}
+
+/**
+ * A group's label and the first name under it, run together in a list item's head: "Honorable mentions
+ * Acme Notes — …", "Budget pick Globex X1 — …". Cut after the label's last lower-case word when every
+ * word up to it is an everyday or label word and every word after it is capitalised.
+ */
+function labelCut(candidate: Candidate): [number, number] | undefined {
+  if (candidate.slot !== 'list_head' && candidate.slot !== 'bold') return undefined;
+  const k = knowledge();
+  const words = [...candidate.surface.matchAll(/\S+/gu)];
+  let last = -1;
+  words.forEach((word, index) => {
+    if (/^\p{Ll}/u.test(word[0]) && !INNER_JOINERS.has(word[0])) last = index;
+  });
+  if (last < 1 || last === words.length - 1 || !/^\p{Lu}/u.test(words[0]?.[0] ?? '')) return undefined;
+  const label = words.slice(0, last + 1).map((word) => fold(word[0].replace(/[:,]$/u, '')));
+  if (!label.every((word) => k.commonRank.has(word) || k.lists.labelWords.has(word))) return undefined;
+  if (!words.slice(last + 1).every((word) => /^[\p{Lu}\p{N}]/u.test(word[0]) || INNER_JOINERS.has(word[0]))) return undefined;
+  const end = candidate.from + (words[last]?.index ?? 0) + (words[last]?.[0].length ?? 0);
+  return [end, candidate.from + (words[last + 1]?.index ?? 0)];
+}
+
+/** Where a run that opens with a place splits (the end of the place, the start of the name), if it does. */
+function placeCut(candidate: Candidate, isPlace: (words: string) => boolean): [number, number] | undefined {
+  const k = knowledge();
+  const words = [...candidate.surface.matchAll(/\S+/gu)];
+  if (words.length < 2) return undefined;
+  const key = knownBrandKey(candidate.surface);
+  if (k.knownBrands.has(key) || k.chainBrands.has(key)) return undefined;
+  // the longest opening of up to three words that is a place, with at least one word after it
+  for (let length = Math.min(3, words.length - 1); length >= 1; length -= 1) {
+    const place = words.slice(0, length).map((word) => word[0].replace(/[,/]$/u, '')).join(' ');
+    if (!isPlace(fold(place))) continue;
+    const rest = words.slice(length);
+    const first = rest[0]?.[0] ?? '';
+    if (!/^[\p{Lu}\p{N}]/u.test(first)) return undefined;
+    // "Acmeville Bakery", "Globex Hotel": a place and a business word are one name
+    if (rest.length === 1 && k.lists.businessWords.has(fold(first))) return undefined;
+    const end = candidate.from + (words[length - 1]?.index ?? 0) + (words[length - 1]?.[0].length ?? 0);
+    return [end, candidate.from + (rest[0]?.index ?? 0)];
+  }
+  return undefined;
 }
 
 /**
@@ -354,6 +425,8 @@ function balanced(value: string): boolean {
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’+]*(?:[.\-&/][\p{L}\p{N}][\p{L}\p{N}\p{M}'’+]*)*/gu;
 /** Lower-case words a name keeps between its capitalised ones ("Bank of America", "El Corte Inglés"). */
 export const CONNECTORS: ReadonlySet<string> = new Set(['of', 'de', 'del', 'du', 'des', 'da', 'do', 'dos', 'la', 'le', 'les', 'los', 'las', 'for', 'the', 'von', 'van', 'di', 'der']);
+/** Lower-case words a name keeps inside it: "Bank of America", "Acme and Sons", "Casa da Globex". */
+const INNER_JOINERS: ReadonlySet<string> = new Set([...CONNECTORS, 'y', 'e', 'et', 'and', 'und', 'a', 'an', '&', '+']);
 const LEADING_DROPS = new Set([
   'its', 'their', 'our', 'your', 'my', 'his', 'her', 'this', 'that', 'these', 'those', 'some', 'many', 'most', 'all', 'every', 'each', 'any', 'while', 'when', 'since', 'because', 'although', 'unlike',
   'the', 'a', 'an', 'and', 'or', 'but', 'if', 'for', 'with', 'in', 'on', 'at', 'to', 'from', 'by', 'of', 'as', 'so', 'then', 'also', 'both',

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readBlocks } from './answer-blocks.js';
 import { restoreLineBreaks } from './restore-line-breaks.js';
+import { restoreTables } from './restore-table.js';
 import { nameParts, readCandidates, shoppingTitleEnd } from './candidates.js';
 import { answerContext, candidateFeatures } from './features.js';
 import { knowledge } from './knowledge.js';
@@ -334,6 +335,13 @@ describe('features', () => {
     expect(featuresOf(answer, 'Globex')).not.toContain('enum_next=users');
   });
 
+  it('gives a name, and every name of its enumeration, the noun that introduces it: "brands like A, B and C"', () => {
+    const answer = 'Try brands like Zorblax, Quenty and Initech for socks. For a quiet night, pick neighbourhoods such as Riverbend. Globex is fine too.';
+    for (const name of ['Zorblax', 'Quenty', 'Initech']) expect(featuresOf(answer, name)).toContain('intro=brand');
+    expect(featuresOf(answer, 'Riverbend')).toEqual(expect.arrayContaining(['intro:any', 'intro:place']));
+    expect(featuresOf(answer, 'Globex')).not.toContain('intro:any');
+  });
+
   it('tells German compounds and inflections of everyday words from other capitalised words', () => {
     const german = knowledge().everydayGerman;
     expect(isGermanCompound('folgekosten', german)).toBe(true);
@@ -363,6 +371,42 @@ describe('German nouns run into names', () => {
 
   it('leaves runs whole in an answer that kept its lines', () => {
     expect(surfaces(copied, false)).toContain('Leistungen Zorblax Direkt');
+  });
+});
+
+describe('group headings run into names', () => {
+  const surfaces = (text: string, oneLine: boolean): string[] => readCandidates(readBlocks(text), { oneLine }).map((candidate) => candidate.surface);
+  // a district heading over its list, and a label over the next picks, copied without line breaks
+  const copied = 'Kreuzberg Zorblax Coffee Roasters – bright filter coffee. Quenty Bakery – good bread. Honorable mentions Initech Notes — sticky notes.';
+
+  it('cuts a place the gazetteer knows, and label words, off the name after them in a one-line answer', () => {
+    const oneLine = surfaces(copied, true);
+    expect(oneLine).toEqual(expect.arrayContaining(['Kreuzberg', 'Zorblax Coffee Roasters']));
+    expect(oneLine).not.toContain('Kreuzberg Zorblax Coffee Roasters');
+    // readBlocks keeps this as one paragraph: the label cut is for a list item's head
+    const item = readCandidates(readBlocks('- Honorable mentions Initech Notes — sticky notes.'), { oneLine: true }).map((candidate) => candidate.surface);
+    expect(item).toContain('Initech Notes');
+    expect(item).not.toContain('Honorable mentions Initech Notes');
+  });
+
+  it('keeps a place with one business word whole, and leaves answers with their lines alone', () => {
+    expect(surfaces('We loved Berlin Bakery and its rye.', true)).toContain('Berlin Bakery');
+    expect(surfaces(copied, false)).toContain('Kreuzberg Zorblax Coffee Roasters');
+  });
+
+  it('stops the name before a repeated field label at a full stop, and keeps "&" in a copied table\'s first cell', () => {
+    const fields = `${'Our picks for the valley. '.repeat(6)}Best for: homes near the washes in Ahwatukee or Fountain Hills. Zorblax Pest Why it stands out: fast visits. Quenty Guard Why it stands out: good prices.`;
+    const restored = restoreLineBreaks(fields);
+    expect(restored).toContain('- **Zorblax Pest**');
+    expect(restored).not.toContain('Fountain Hills. Zorblax Pest**');
+    const table = restoreTables('Compared: Suitcase   Shell   Price Zorblax Tarvo Spinner   Nylon   ~$300 Quenty & Sons Base   Nylon   ~$600 Initech Roll   Resin   ~$200. That is all.');
+    expect(table[1]?.text.split('\n')).toEqual([
+      '| Suitcase | Shell | Price |',
+      '|---|---|---|',
+      '| Zorblax Tarvo Spinner | Nylon | ~$300 |',
+      '| Quenty & Sons Base | Nylon | ~$600 |',
+      '| Initech Roll | Resin | ~$200. |',
+    ]);
   });
 });
 

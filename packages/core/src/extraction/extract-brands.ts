@@ -70,7 +70,8 @@ export function scoreCandidates(answer: string, brand?: string): Array<{ candida
   // restored: a one-line answer whose breaks came back (restoreLineBreaks changed more than line endings)
   const restored = text !== answer && text !== answer.replace(/\r\n?/gu, '\n');
   const language = guessLanguage(text);
-  const candidates = readCandidates(readBlocks(text), { language, restored });
+  const oneLine = !/[\r\n]/u.test(answer.trim());
+  const candidates = readCandidates(readBlocks(text), { language, restored, oneLine });
   const context = answerContext(text, candidates, brand, language);
   return candidates.map((candidate) => ({ candidate, features: candidateFeatures(candidate, context) }));
 }

@@ -15,7 +15,7 @@ export type Features = Map<string, number>;
  * The copies are not stored: the model adds both weights (model.ts), the fit expands them.
  */
 /** Features with no slot-or-prose copy: the bias, and context words (few rows each already). */
-export const UNGROUPED = /^(?:bias$|prev=|next=|enum_prev=|enum_next=)/u;
+export const UNGROUPED = /^(?:bias$|prev=|next=|enum_prev=|enum_next=|intro=)/u;
 
 export function groupOf(features: Features): 'S|' | 'P|' {
   return features.has('slot:prose') ? 'P|' : 'S|';
@@ -320,6 +320,20 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (opener !== undefined) contextWord('enum_prev', wordsBefore(opener, 1)[0]);
   const closer = enumeration.after.at(-1);
   if (closer !== undefined) contextWord('enum_next', wordsAfter(closer, 1)[0]);
+  // The noun an enumeration is introduced by stands for all of it: "brands like A, B and C", "a tool
+  // such as A", "neighbourhoods like A or B".
+  const noun = introducingNoun(enumeration.before.at(-1) ?? candidate);
+  if (noun !== undefined) {
+    set('intro:any');
+    const singular = noun.replace(/(?<=[^s])s$/u, '');
+    const inList = (list: ReadonlySet<string>): boolean => list.has(noun) || list.has(singular);
+    if (inList(k.lists.businessWords)) set('intro:business');
+    if (inList(k.lists.placeWords) || inList(k.lists.placeSuffixes) || k.cues.locative.some((cue) => cue.length === 1 && (cue[0] === noun || cue[0] === singular))) set('intro:place');
+    if (inList(k.lists.featureNouns)) set('intro:feature');
+    if (inList(k.lists.labelWords)) set('intro:label');
+    const rank = commonRank(k, noun) ?? commonRank(k, singular);
+    if (rank !== undefined && rank < INTRO_NOUN_RANK) set(`intro=${singular}`);
+  }
   if (k.lists.personTitles.has(before.at(-1) ?? '')) set('before:person_title');
   if (before.at(-1) === 'the') set('before:the');
   const next = after[0] ?? '';
@@ -479,6 +493,22 @@ function wordsBefore(candidate: Candidate, count: number): string[] {
   const text = candidate.block.text.slice(Math.max(0, candidate.from - 60), candidate.from);
   const sentence = text.split(/[.!?;:\n]\s/u).at(-1) ?? '';
   return (sentence.match(WORD) ?? []).slice(-count).map(fold);
+}
+
+/** Words that introduce examples after a noun: "brands like", "tools such as", "marques comme". */
+const INTRODUCERS: readonly string[][] = [['like'], ['such', 'as'], ['including'], ['from'], ['namely'], ['wie'], ['etwa'], ['comme'], ['como'], ['tipo'], ['tels', 'que'], ['telles', 'que'], ['tales', 'como'], ['incluindo'], ['incluyendo'], ['notamment'], ['inklusive']];
+/** Nouns before an introducer taken as words of their own: the 5,000 commonest (never a name). */
+const INTRO_NOUN_RANK = 5000;
+
+/** The lower-case noun before "like", "such as", "including"… that introduces the candidate, if any. */
+function introducingNoun(first: Candidate): string | undefined {
+  const before = wordsBefore(first, 4);
+  for (const introducer of INTRODUCERS) {
+    if (!endsWithCue(before, [introducer])) continue;
+    const noun = before[before.length - introducer.length - 1];
+    return noun !== undefined && /^\p{L}{3,}$/u.test(noun) ? noun : undefined;
+  }
+  return undefined;
 }
 
 function wordsAfter(candidate: Candidate, count: number): string[] {

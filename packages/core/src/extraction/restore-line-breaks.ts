@@ -61,7 +61,10 @@ function emojiItems(text: string): string {
  * words at the end of a line, after a lower-case word or a colon. Made a list item of its own when the
  * same label opens two or more lines (a list of picks, each with its fields, copied as one line).
  */
-const NAME_BEFORE_LABEL = /([\p{Ll}\p{N}:;,.!?)%]) +((?:[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)(?: (?:&|\+|[\p{Lu}\p{N}][\p{L}\p{N}'’&+.-]*)){0,4})\n([^\n:]{1,40}:)/gu;
+const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,3}|(?:St|Dr|Mt|Mr|Mrs|Ms|Jr|Sr)\.|[\p{Lu}\p{N}](?:[\p{L}\p{N}'’&+-]|\.(?=[\p{L}\p{N}]))*)`;
+// a word of the name keeps an inner full stop ("Made.com", "M.J.", "St.") but not one that ends a sentence:
+// "… or Fountain Hills. Acme Pest Why it stands out:" is a sentence and the name "Acme Pest"
+const NAME_BEFORE_LABEL = new RegExp(String.raw`([\p{Ll}\p{N}:;,.!?)%]) +(${NAME_WORD}(?: (?:&|\+|${NAME_WORD})){0,4})\n([^\n:]{1,40}:)`, 'gu');
 
 /**
  * A list item whose bullet was lost (a browser does not copy `<ul>` markers): a name of up to five

@@ -3,7 +3,7 @@
 // next: "… dealer support Acme Vado 4.0"). The table comes back as markdown, so its cells are read
 // as cells again, names in the first column among them.
 
-import { knowledge, knownBrandKey } from './knowledge.js';
+import { fold, knowledge, knownBrandKey } from './knowledge.js';
 
 /** A cell border in a copied table: a tab, or two spaces or more. */
 const BORDER = /\t+ *| {2,}/gu;
@@ -70,15 +70,30 @@ export function restoreTables(text: string): Piece[] {
 function rowBreak(text: string): number | null {
   const tokens = [...text.matchAll(/\S+/gu)];
   let at = tokens.length;
-  while (at > 0 && tokens.length - at < MAX_NAME_TOKENS && /^[\p{Lu}\p{N}(]/u.test(tokens[at - 1]?.[0] ?? '')) at -= 1;
+  while (at > 0 && tokens.length - at < MAX_NAME_TOKENS) {
+    const token = tokens[at - 1]?.[0] ?? '';
+    // "… Lifetime Acme & Sons Carry-On": an ampersand between capitalised words is inside the name
+    const joiner = /^[&+]$/u.test(token) && at < tokens.length && at >= 2 && /^\p{Lu}/u.test(tokens[at - 2]?.[0] ?? '');
+    if (!joiner && !/^[\p{Lu}\p{N}(]/u.test(token)) break;
+    at -= 1;
+  }
   if (at === tokens.length) return null;
   // a known brand inside the run opens the next row ("… in-flight Wi-Fi Acme Unlimited", "Notes Acme Mobile"):
   // the last one, so the cell before keeps its own capitalised words
   for (let brand = tokens.length - 1; brand >= Math.max(at, 1); brand -= 1) {
     if (opensKnownBrand(tokens.slice(brand).map((token) => token[0]))) return tokens[brand]?.index ?? null;
   }
-  // all capitalised ("Globex Price"): the next row opens with the last word
-  if (at === 0) return tokens.length >= 2 ? (tokens.at(-1)?.index ?? null) : null;
+  if (at === 0) {
+    if (tokens.length < 2) return null;
+    // a header's last cell and a name ("Price Acme Glide Spinner"): the name starts at the first word
+    // that is no everyday word, after everyday ones
+    const k = knowledge();
+    const everyday = (token: RegExpMatchArray | undefined): boolean => k.commonRank.has(fold(token?.[0] ?? ''));
+    const first = tokens.findIndex((token) => !everyday(token));
+    if (first > 0) return tokens[first]?.index ?? null;
+    // all capitalised otherwise ("Globex Price"): the next row opens with the last word
+    return tokens.at(-1)?.index ?? null;
+  }
   return tokens[at]?.index ?? null;
 }
 
