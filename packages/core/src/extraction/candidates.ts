@@ -95,8 +95,9 @@ export function readCandidates(blocks: readonly TextBlock[], options: { language
     for (const part of proseRuns(block, covered)) out.push(part);
   }
   const runs = splitMergedRuns(out);
-  // only where line breaks were lost: in an answer with its lines, a heading is a block of its own
-  const placed = options.restored === true || options.oneLine === true ? splitPlaceBeforeName(runs) : runs;
+  // only where line breaks were lost (a restored answer was on one line): in an answer with its lines,
+  // a heading is a block of its own
+  const placed = options.oneLine === true ? splitPlaceBeforeName(runs) : runs;
   // … and a noun and a name meet within a sentence
   return options.language === 'de' && options.restored === true ? placed.flatMap(splitGermanNounBeforeName) : placed;
 }
@@ -112,7 +113,11 @@ export function readCandidates(blocks: readonly TextBlock[], options: { language
 function splitPlaceBeforeName(candidates: Candidate[]): Candidate[] {
   const k = knowledge();
   // a place the gazetteer knows that is no everyday word and no brand ("Orange", "Mobile" are towns too)
-  const isPlace = (words: string): boolean => (k.places.has(words) || k.bigPlaces.has(words)) && !k.commonRank.has(words) && !k.knownBrands.has(knownBrandKey(words)) && !k.chainBrands.has(knownBrandKey(words));
+  const isPlace = (words: string): boolean => {
+    if ((!k.places.has(words) && !k.bigPlaces.has(words)) || k.commonRank.has(words)) return false;
+    const key = knownBrandKey(words);
+    return !k.knownBrands.has(key) && !k.chainBrands.has(key);
+  };
   const out: Candidate[] = [];
   for (const candidate of candidates) {
     const cut = candidate.slot === 'heading' || candidate.slot === 'link' || candidate.slot === 'table_cell' || candidate.slot === 'table_header' ? undefined : (placeCut(candidate, isPlace) ?? labelCut(candidate));
@@ -120,11 +125,18 @@ function splitPlaceBeforeName(candidates: Candidate[]): Candidate[] {
       out.push(candidate);
       continue;
     }
-    const text = candidate.block.text;
-    out.push({ ...candidate, surface: text.slice(candidate.from, cut[0]), to: cut[0] });
-    out.push({ ...candidate, surface: text.slice(cut[1], candidate.to), start: candidate.block.offsets[cut[1]] ?? candidate.start, from: cut[1], sentenceStart: false, dropped: [] });
+    out.push(...splitAt(candidate, cut));
   }
   return out;
+}
+
+/** A candidate cut in two: the left part ends at `cut[0]`, the right part starts at `cut[1]`. */
+function splitAt(candidate: Candidate, cut: [number, number]): [Candidate, Candidate] {
+  const text = candidate.block.text;
+  return [
+    { ...candidate, surface: text.slice(candidate.from, cut[0]), to: cut[0] },
+    { ...candidate, surface: text.slice(cut[1], candidate.to), start: candidate.block.offsets[cut[1]] ?? candidate.start, from: cut[1], sentenceStart: false, dropped: [] },
+  ];
 }
 
 /**
@@ -190,10 +202,7 @@ function splitGermanNounBeforeName(candidate: Candidate): Candidate[] {
   if (!germanNoun(noun) || germanNoun(next) || k.everydayEnglish.has(noun) || k.lists.businessWords.has(noun) || k.lists.personTitles.has(noun)) return [candidate];
   const brandKey = knownBrandKey(noun);
   if (k.knownBrands.has(brandKey) || k.chainBrands.has(brandKey) || k.demonyms.has(noun) || k.lists.properAdjectives.has(noun)) return [candidate];
-  const from = candidate.from + (second.index ?? 0);
-  const left: Candidate = { ...candidate, surface: first[0], to: candidate.from + first[0].length };
-  const right: Candidate = { ...candidate, surface: candidate.block.text.slice(from, candidate.to), start: candidate.block.offsets[from] ?? candidate.start, from, sentenceStart: false, dropped: [] };
-  return [left, right];
+  return splitAt(candidate, [candidate.from + first[0].length, candidate.from + (second.index ?? 0)]);
 }
 
 /**
@@ -217,11 +226,7 @@ function splitMergedRuns(candidates: Candidate[]): Candidate[] {
       out.push(candidate);
       continue;
     }
-    const text = candidate.block.text;
-    const left = text.slice(candidate.from, cut[0]);
-    const right = text.slice(cut[1], candidate.to);
-    out.push({ ...candidate, surface: left, to: cut[0] });
-    out.push({ ...candidate, surface: right, start: candidate.block.offsets[cut[1]] ?? candidate.start, from: cut[1], sentenceStart: false, dropped: [] });
+    out.push(...splitAt(candidate, cut));
   }
   return out;
 }

@@ -326,11 +326,11 @@ export function candidateFeatures(candidate: Candidate, context: AnswerContext):
   if (noun !== undefined) {
     set('intro:any');
     const singular = noun.replace(/(?<=[^s])s$/u, '');
-    const inList = (list: ReadonlySet<string>): boolean => list.has(noun) || list.has(singular);
-    if (inList(k.lists.businessWords)) set('intro:business');
-    if (inList(k.lists.placeWords) || inList(k.lists.placeSuffixes) || k.cues.locative.some((cue) => cue.length === 1 && (cue[0] === noun || cue[0] === singular))) set('intro:place');
-    if (inList(k.lists.featureNouns)) set('intro:feature');
-    if (inList(k.lists.labelWords)) set('intro:label');
+    const nounIn = (list: ReadonlySet<string>): boolean => list.has(noun) || list.has(singular);
+    if (nounIn(k.lists.businessWords)) set('intro:business');
+    if (nounIn(k.lists.placeWords) || nounIn(k.lists.placeSuffixes) || k.cues.locative.some((cue) => cue.length === 1 && (cue[0] === noun || cue[0] === singular))) set('intro:place');
+    if (nounIn(k.lists.featureNouns)) set('intro:feature');
+    if (nounIn(k.lists.labelWords)) set('intro:label');
     const rank = commonRank(k, noun) ?? commonRank(k, singular);
     if (rank !== undefined && rank < INTRO_NOUN_RANK) set(`intro=${singular}`);
   }

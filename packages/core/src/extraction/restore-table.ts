@@ -88,8 +88,7 @@ function rowBreak(text: string): number | null {
     // a header's last cell and a name ("Price Acme Glide Spinner"): the name starts at the first word
     // that is no everyday word, after everyday ones
     const k = knowledge();
-    const everyday = (token: RegExpMatchArray | undefined): boolean => k.commonRank.has(fold(token?.[0] ?? ''));
-    const first = tokens.findIndex((token) => !everyday(token));
+    const first = tokens.findIndex((token) => !k.commonRank.has(fold(token[0])));
     if (first > 0) return tokens[first]?.index ?? null;
     // all capitalised otherwise ("Globex Price"): the next row opens with the last word
     return tokens.at(-1)?.index ?? null;
