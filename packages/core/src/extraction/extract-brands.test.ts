@@ -395,10 +395,10 @@ describe('group headings run into names', () => {
   });
 
   it('stops the name before a repeated field label at a full stop, and keeps "&" in a copied table\'s first cell', () => {
-    const fields = `${'Our picks for the valley. '.repeat(6)}Best for: homes near the washes in Ahwatukee or Fountain Hills. Zorblax Pest Why it stands out: fast visits. Quenty Guard Why it stands out: good prices.`;
+    const fields = `${'Our picks for the valley. '.repeat(6)}Best for: homes near the creek in Eastwick or Riverbend Hills. Zorblax Pest Why it stands out: fast visits. Quenty Guard Why it stands out: good prices.`;
     const restored = restoreLineBreaks(fields);
     expect(restored).toContain('- **Zorblax Pest**');
-    expect(restored).not.toContain('Fountain Hills. Zorblax Pest**');
+    expect(restored).not.toContain('Riverbend Hills. Zorblax Pest**');
     const table = restoreTables('Compared: Suitcase   Shell   Price Zorblax Tarvo Spinner   Nylon   ~$300 Quenty & Sons Base   Nylon   ~$600 Initech Roll   Resin   ~$200. That is all.');
     expect(table[1]?.text.split('\n')).toEqual([
       '| Suitcase | Shell | Price |',

@@ -63,7 +63,7 @@ function emojiItems(text: string): string {
  */
 const NAME_WORD = String.raw`(?:(?:\p{Lu}\.){1,3}|(?:St|Dr|Mt|Mr|Mrs|Ms|Jr|Sr)\.|[\p{Lu}\p{N}](?:[\p{L}\p{N}'’&+-]|\.(?=[\p{L}\p{N}]))*)`;
 // a word of the name keeps an inner full stop ("Made.com", "M.J.", "St.") but not one that ends a sentence:
-// "… or Fountain Hills. Acme Pest Why it stands out:" is a sentence and the name "Acme Pest"
+// "… or Riverbend Hills. Acme Pest Why it stands out:" is a sentence and the name "Acme Pest"
 const NAME_BEFORE_LABEL = new RegExp(String.raw`([\p{Ll}\p{N}:;,.!?)%]) +(${NAME_WORD}(?: (?:&|\+|${NAME_WORD})){0,4})\n([^\n:]{1,40}:)`, 'gu');
 
 /**
