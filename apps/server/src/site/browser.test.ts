@@ -394,5 +394,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
     for (const name of ['home', 'report-light', 'report-dark', 'report-mobile', 'share', 'badge-landing']) {
       expect(existsSync(join(SCREENSHOT_DIR, `${name}.png`)), `screenshot ${name}`).toBe(true);
     }
-  }, 80_000);
+    // Every public page twice through axe (light, then dark): 21-38 s on a quiet 2-core machine, more than
+    // 80 s in CI while the extractor's refit test held the other core. The limit only stops a hung browser.
+  }, 240_000);
 });
