@@ -148,6 +148,11 @@ function groupByBlock(candidates: readonly Candidate[]): Map<object, Candidate[]
   return out;
 }
 
+/** Whether two neighbouring candidates of one block stand in one enumeration ("A, B or C"). */
+export function enumerated(left: Candidate, right: Candidate): boolean {
+  return left.block === right.block && left.to <= right.from && ENUMERATION_GAP.test(left.block.text.slice(left.to, right.from));
+}
+
 const ENUMERATION_GAP = /^['’]?s?\s*(?:,|;|\s(?:or|and|y|o|ou|e|et|und|oder|&|vs\.?|versus|to))\s*(?:the\s|el\s|la\s)?$|^\s*(?:,|\/)\s*$/u;
 
 const LANGUAGE_MARKERS: Record<string, ReadonlySet<string>> = {

@@ -30,6 +30,21 @@ describe('the second look', () => {
     expect(prose?.features.some((name) => name.startsWith('look:siblings_mean'))).toBe(false);
   });
 
+  it('describes a name in running text by what the first look made of the other names of its enumeration', () => {
+    const text = 'Shops stock Acme, Globex and Initech boards. Zorblax sells mats.';
+    const candidates = readCandidates(readBlocks(text));
+    const score: Record<string, number> = { Acme: 0.9, Globex: 0.1, Initech: 0.7, Zorblax: 0.3 };
+    const features = secondLookFeatures(candidates, candidates.map((candidate) => score[candidate.surface] ?? 0), false);
+    const of = (surface: string): string[] => features[candidates.findIndex((candidate) => candidate.surface === surface)] ?? [];
+    // Globex beside Acme (0.9) and Initech (0.7): two others, mean 0.8 (bin 5), both brands
+    expect(of('Globex')).toEqual(expect.arrayContaining(['look:enumeration_2', 'look:enumeration_mean_5', 'look:enumeration_brands_4']));
+    // Initech beside Acme (0.9) and Globex (0.1): mean 0.5 (bin 3), one of two a brand
+    expect(of('Initech')).toEqual(expect.arrayContaining(['look:enumeration_2', 'look:enumeration_mean_3', 'look:enumeration_brands_2']));
+    // the next sentence's name stands alone
+    expect(of('Zorblax')).toContain('look:enumeration_none');
+    expect(of('Zorblax').some((name) => name.startsWith('look:enumeration_mean'))).toBe(false);
+  });
+
   it('is fitted and committed, and shows in --explain as one driver', () => {
     expect(committedWeights().secondLook?.length).toBeGreaterThan(0);
     const { candidates } = explainExtraction(ANSWER);

@@ -6,6 +6,7 @@
 
 import type { Candidate } from './candidates.js';
 import { compactBrandKey } from './brand-key.js';
+import { enumerated } from './features.js';
 
 /** Probability cuts the neighbours' scores are binned at. */
 const SCORE_CUTS = [0.2, 0.4, 0.5, 0.6, 0.8];
@@ -31,6 +32,9 @@ const NAMES = {
   sameBlock: binNames('same_block', COUNT_CUTS),
   slotsBrands: binNames('slots_brands', SLOT_SHARE_CUTS),
   own: binNames('own', OWN_CUTS),
+  enumeration: binNames('enumeration', COUNT_CUTS),
+  enumerationMean: binNames('enumeration_mean', SCORE_CUTS),
+  enumerationBrands: binNames('enumeration_brands', SHARE_CUTS),
 };
 const SLOT_NAMES = new Map<string, string>();
 
@@ -53,6 +57,25 @@ function siblingGroup(candidate: Candidate): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The enumeration each candidate stands in ("Acme, Globex and Initech" in running text): the index of
+ * its first member, the same for every member; undefined for a candidate that stands alone.
+ */
+function enumerationGroups(candidates: readonly Candidate[]): Array<number | undefined> {
+  const groups: Array<number | undefined> = candidates.map(() => undefined);
+  for (const indices of indexBy(candidates, (candidate) => candidate.block).values()) {
+    const order = [...indices].sort((left, right) => (candidates[left] as Candidate).from - (candidates[right] as Candidate).from);
+    order.forEach((index, position) => {
+      const previous = order[position - 1];
+      if (previous === undefined || !enumerated(candidates[previous] as Candidate, candidates[index] as Candidate)) return;
+      const first = groups[previous] ?? previous;
+      groups[previous] = first;
+      groups[index] = first;
+    });
+  }
+  return groups;
 }
 
 /** The index of the first cut `value` is under (cuts.length when above them all). */
@@ -91,6 +114,8 @@ export function secondLookFeatures(candidates: readonly Candidate[], probabiliti
   const keys = candidates.map((candidate) => compactBrandKey(candidate.surface));
   const byKey = indexBy(candidates, (_, index) => keys[index]);
   const byBlock = indexBy(candidates, (candidate) => candidate.block);
+  const enumerations = enumerationGroups(candidates);
+  const byEnumeration = indexBy(candidates, (_, index) => enumerations[index]);
   let structural = 0;
   let structuralBrands = 0;
   candidates.forEach((candidate, index) => {
@@ -114,6 +139,14 @@ export function secondLookFeatures(candidates: readonly Candidate[], probabiliti
     if (sameBlock.length > 0) names.push(NAMES.sameBlockBest[binOf(Math.max(...sameBlock), SCORE_CUTS)] as string);
     names.push(NAMES.sameBlock[binOf(sameBlock.length, COUNT_CUTS)] as string);
     names.push(slotsBrands);
+    // the other names of its enumeration: "Acme, Globex and Initech" are brands or none is
+    const members = enumerations[index] === undefined ? [] : others(byEnumeration.get(enumerations[index]), index);
+    if (members.length === 0) names.push('look:enumeration_none');
+    else {
+      names.push(NAMES.enumeration[binOf(members.length, COUNT_CUTS)] as string);
+      names.push(NAMES.enumerationMean[binOf(mean(members), SCORE_CUTS)] as string);
+      names.push(NAMES.enumerationBrands[binOf(members.filter((value) => value >= 0.5).length / members.length, SHARE_CUTS)] as string);
+    }
     names.push(NAMES.own[binOf(probabilities[index] ?? 0, OWN_CUTS)] as string);
     let slot = SLOT_NAMES.get(candidate.slot);
     if (slot === undefined) SLOT_NAMES.set(candidate.slot, (slot = `look:slot_${candidate.slot}`));
