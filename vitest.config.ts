@@ -14,8 +14,15 @@ const shared = {
 const project = (name: string, root: string, testTimeout: number) => ({
   ...shared,
   // Hooks start servers and store audits like tests do: the same allowance on a busy machine.
-  test: { name, root, include: ['src/**/*.test.ts'], testTimeout, hookTimeout: testTimeout, isolate: false },
+  test: { name, root, include: ['src/**/*.test.ts'], exclude: ['**/node_modules/**', 'src/**/*.refit.test.ts'], testTimeout, hookTimeout: testTimeout, isolate: false, sequence: { groupOrder: 0 } },
 });
+
+// The extractor's refit (minutes of both cores) runs alone once every other file is done: beside the
+// suite it starved servers, browsers and audits into timeouts on a 2-core machine.
+const refit = {
+  ...shared,
+  test: { name: 'core-refit', root: './packages/core', include: ['src/**/*.refit.test.ts'], testTimeout: 20_000, isolate: false, sequence: { groupOrder: 1 } },
+};
 
 export default defineConfig({
   test: {
@@ -32,6 +39,7 @@ export default defineConfig({
       project('mcp', './packages/mcp', 30_000),
       project('stdio-bridge', './packages/stdio-bridge', 30_000),
       project('server', './apps/server', 30_000),
+      refit,
     ],
   },
 });

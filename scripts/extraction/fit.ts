@@ -53,7 +53,7 @@ const jobs = jobsOption(args);
 
 const started = performance.now();
 // The model fitted on everything: each fold's fit starts from its weights (the same optimum, fewer
-// steps). With --write it is fitted here; without, it is the committed one, which fit.test.ts shows a
+// steps). With --write it is fitted here; without, it is the committed one, which fit.refit.test.ts shows a
 // refit reproduces (the eval in CI saves the 13-minute fit; the folds are fitted afresh either way).
 const writing = args.includes('--write');
 const model = writing ? fitModel(items, DEFAULT_FIT, extra) : committedWeights();

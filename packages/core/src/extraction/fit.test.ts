@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIT, type DevItem, fitLogistic, fitModel, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
+import { DEFAULT_FIT, type DevItem, fitLogistic, flattenAnswer, folds, loadDevItems, reshapeAnswer, scoreItem, scorerKey, withCitedSources } from './fit.js';
 import { extractBrands } from './extract-brands.js';
 import { EXTRACTION_DATA_DIR } from './knowledge.js';
-import { committedWeights } from './model.js';
 
 const DEV_SET = fileURLToPath(new URL('../../../../dev-data/extraction-dev/items.jsonl', import.meta.url));
 const TRAINING_ONLY = fileURLToPath(new URL('../../../../dev-data/extraction-train/items.jsonl', import.meta.url));
@@ -13,24 +12,6 @@ const trainingOnly = loadDevItems(TRAINING_ONLY);
 const heldOut = loadDevItems(fileURLToPath(new URL('../../../../dev-data/extraction-heldout/items.jsonl', import.meta.url)));
 
 describe('fitting the extractor', () => {
-  it('reproduces the committed weights and threshold when refitted on the dev set and the training-only answers', () => {
-    const committed = committedWeights();
-    // Newton's method starts from the committed weights: the fit is strictly convex (an L2 penalty), so
-    // it has one optimum and ends there from any start; the committed weights come back only if they are
-    // that optimum (rounded as written). From there it takes one factorisation instead of ten.
-    const refitted = fitModel(items, { ...DEFAULT_FIT, initial: committed.weights }, trainingOnly);
-    expect(refitted.threshold).toBe(committed.threshold);
-    expect(refitted.joinThreshold).toBe(committed.joinThreshold);
-    expect(refitted.oneLine).toEqual(committed.oneLine);
-    expect(refitted.weights).toEqual(committed.weights);
-    expect(refitted.trees).toEqual(committed.trees);
-    expect(refitted.secondLook).toEqual(committed.secondLook);
-    expect(refitted.secondLook?.length).toBeGreaterThan(0);
-    // 3.5 to 8.5 minutes alone on the 2-core machine (940 answers and their copies, then five more fits of
-    // the first look for the second look's out-of-fold scores), 11 minutes in CI beside the other test
-    // workers; the limit only stops a fit that never ends.
-  }, 2_400_000);
-
   it('finds the optimum of the penalised log loss, from zero (Newton) and from given weights (the chord method) alike', () => {
     // 10 weights: the factorisation's four-row blocks and the rows left after them are both used
     let seed = 7;
