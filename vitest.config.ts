@@ -24,6 +24,9 @@ const refit = {
   test: { name: 'core-refit', root: './packages/core', include: ['src/**/*.refit.test.ts'], testTimeout: 20_000, isolate: false, sequence: { groupOrder: 1 } },
 };
 
+// Test and hook limits stop a hung test; they measure nothing. On the 2-core machine the suite's heaviest
+// tests (many audits at once, 30 tracked runs, a browser over every page) took up to twice as long on a slow
+// day as on a quiet one, so each limit is about twice the slowest time seen (2026-11-27).
 export default defineConfig({
   test: {
     reporters: ['default', new SummaryLineReporter()],
@@ -34,11 +37,11 @@ export default defineConfig({
     // One throwaway PostgreSQL cluster per run (when installed) for the store's PostgreSQL tests.
     globalSetup: ['./scripts/pg/vitest-global-setup.ts'],
     projects: [
-      project('core', './packages/core', 20_000),
-      project('simulator', './packages/simulator', 20_000),
-      project('mcp', './packages/mcp', 30_000),
-      project('stdio-bridge', './packages/stdio-bridge', 30_000),
-      project('server', './apps/server', 30_000),
+      project('core', './packages/core', 40_000),
+      project('simulator', './packages/simulator', 40_000),
+      project('mcp', './packages/mcp', 60_000),
+      project('stdio-bridge', './packages/stdio-bridge', 60_000),
+      project('server', './apps/server', 60_000),
       refit,
     ],
   },

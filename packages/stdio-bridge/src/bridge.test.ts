@@ -155,7 +155,7 @@ function runBin(commandLine: string[], stdinLines: string[] = [], environment: R
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`bridge did not exit\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, 15_000);
+    }, 30_000);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);

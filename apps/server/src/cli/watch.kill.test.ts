@@ -42,7 +42,7 @@ describe('visibility watch run-due: kill -9 mid-run', () => {
       GEMINI_BASE_URL: simulator.url,
       GEMINI_MODEL: 'demo-gemini-2.5-flash',
     };
-  }, 30_000);
+  }, 60_000);
 
   afterAll(async () => {
     simulator?.child.kill('SIGTERM');
@@ -107,5 +107,5 @@ describe('visibility watch run-due: kill -9 mid-run', () => {
     }
     // Calls lost in flight at the kill are the only ones asked twice: at most one per worker.
     expect(beforeRestart - storedAtKill).toBeLessThanOrEqual(CONCURRENCY * watch.providers.length);
-  }, 90_000);
+  }, 180_000);
 });

@@ -44,7 +44,7 @@ describe('visibility watch', () => {
     const csv = await runCli(['watch', 'history', watch.id, '--csv'], { env, timeoutMs: 30_000 });
     expect(csv.stdout.split('\r\n')[0]).toMatch(/^runId,at,mode,provider,/);
     expect(csv.stdout.trim().split('\r\n')).toHaveLength(1 + 2 * 3);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses bad input with exit 2 and the field named', async () => {
     const bad = await runCli(['watch', 'add', 'Pipedrive', '--category', 'CRM software', '--email', 'o@p.test', '--schedule', 'hourly'], { env, timeoutMs: 30_000 });

@@ -100,5 +100,5 @@ describe('the stdio bridge in front of the real service', () => {
     } finally {
       await client.close();
     }
-  }, 90_000);
+  }, 180_000);
 });

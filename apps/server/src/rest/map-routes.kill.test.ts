@@ -18,7 +18,7 @@ describe('buyer-question map: kill -9 mid-map', () => {
   beforeAll(async () => {
     scene = await startMapKillScene();
     dataDir = mkdtempSync(join(tmpdir(), 'visibility-map-kill-'));
-  }, 180_000);
+  }, 360_000);
 
   afterAll(async () => {
     await scene?.close();
@@ -36,5 +36,5 @@ describe('buyer-question map: kill -9 mid-map', () => {
     store.close();
     expect(jobAtKill?.status).toBe('running');
     await scene.expectTakeOver(killed, storedCells);
-  }, 120_000);
+  }, 240_000);
 });

@@ -38,7 +38,7 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
     url.pathname = `/${databaseName}`;
     databaseUrl = url.toString();
     database = createPgPool(databaseUrl, { max: 2 });
-  }, 180_000);
+  }, 360_000);
 
   afterAll(async () => {
     await scene?.close();
@@ -75,5 +75,5 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
     expect(leaseAtKill[0]?.owner).not.toBeNull();
     expect(Number(leaseAtKill[0]?.expires)).toBeGreaterThan(killedAt - LEASE_SECONDS * 1000);
     await scene.expectTakeOver(killed, storedCells);
-  }, 120_000);
+  }, 240_000);
 });

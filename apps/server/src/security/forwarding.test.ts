@@ -33,7 +33,7 @@ beforeAll(async () => {
     startSecurityService({ TRUST_PROXY: '10.0.0.0/8' }),
     startSecurityService({ TRUST_PROXY: 'loopback' }),
   ]);
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await Promise.all([unset, oneHop, otherProxy, loopbackProxy].map((service) => service?.stop()));

@@ -142,7 +142,7 @@ describe('every HTML, SVG and markdown view neutralises one hostile payload', ()
       const answered = await pending;
       views.push({ name, kind, body: typeof answered === 'string' ? answered : answered.body, showsBrand });
     }
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await running?.stop();

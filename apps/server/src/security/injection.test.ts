@@ -47,7 +47,7 @@ beforeAll(async () => {
     const body = (await response.clone().json()) as any;
     audits.push({ id: body.id, brand, category, response, body });
   }
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await running?.stop();

@@ -62,7 +62,7 @@ beforeAll(async () => {
     };
     tokens.push({ brand, share: await mint('share-link'), badge: await mint('badge-token') });
   }
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await running?.stop();

@@ -70,7 +70,7 @@ beforeAll(async () => {
     },
     { crawl: (website, options) => crawlSite(website, { ...options, lookup: scriptedLookup, fetchTimeoutMs: 3_000 }) },
   );
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await running?.stop();

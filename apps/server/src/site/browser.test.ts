@@ -50,7 +50,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
     running = await startTestService({ PORT: String(port), BASE_URL: baseUrl, CRAWL_HOST_MAP: `pipedrive.test=${site.origin}` });
     expect(running.url).toBe(baseUrl);
     browser = await launchBrowser();
-  }, 30_000);
+  }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -153,7 +153,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
       simulator.setLatency(0);
       await close();
     }
-  }, 75_000);
+  }, 150_000);
 
   it.each([
     { label: 'phone', viewport: { width: 390, height: 844 } },
@@ -214,7 +214,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
     await screenshot(page, `report-${viewport.width}`);
     expect(watch.take()).toEqual([]);
     await close();
-  }, 30_000);
+  }, 60_000);
 
   it('starts the buyer-question map from the report page and shows the grid once it is measured', async () => {
     const reportUrl = needs('reportUrl');
@@ -250,7 +250,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
     expect(await page.locator('form.report-map-form').count()).toBe(0);
     expect(watch.take()).toEqual([]);
     await close();
-  }, 45_000);
+  }, 90_000);
 
   it('signs the owner in by the mailed link, and renders the share page and the badge landing of minted tokens', async () => {
     const auditId = needs('auditId');
@@ -317,7 +317,7 @@ describe.skipIf(!HAS_CHROMIUM)(`the site in Chromium (${CHROMIUM_PATH})`, () => 
     expect(visitor.watch.take()).toEqual([]);
     await visitor.close();
     await close();
-  }, 30_000);
+  }, 60_000);
 
   it('shows no console errors, failed requests or serious axe violations on any page, light and dark, and on a phone (and keeps screenshots)', async () => {
     const sitemap = await (await fetch(`${baseUrl}/sitemap.xml`)).text();

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const link = /href="(\/report\/([0-9a-f-]{36})\?key=[A-Za-z0-9_-]{32})"/.exec(page.text);
   expect(link, page.text.slice(-2000)).not.toBeNull();
   audit = { id: link?.[2] ?? '', reportPath: link?.[1] ?? '', page: page.text };
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await running.stop();
   await site.close();
@@ -148,7 +148,7 @@ describe('/report/{auditId}', () => {
     const map = (await (await fetch(`${running.url}/api/audit/${audit.id}/fanout-map`)).json()) as { map?: { questions: string[] } };
     expect(map.map).toBeDefined();
     expect(page.text).toContain((map.map?.questions[0] ?? '').replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;'));
-  }, 30_000);
+  }, 60_000);
 
   it('lets the signed-in owner measure the map again from the report for a credit, and keeps the earlier measurement visible', async () => {
     const ownerReport = `/report/${audit.id}`;
@@ -177,7 +177,7 @@ describe('/report/{auditId}', () => {
     // the date is a <time> element, not its markup shown as text
     expect(after.text).toMatch(/<li>Measurement 1, <time datetime="[^"]+">[^<]+<\/time>: won \d+ of \d+ questions<\/li>/u);
     expect(after.text).not.toContain('&lt;time');
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('share links and badge pages', () => {

@@ -34,7 +34,7 @@ describe.skipIf(!HAS_CHROMIUM)('the watch page in Chromium', () => {
     }
     running.service.simulator?.setBrandRate('Pipedrive', undefined);
     browser = await launchBrowser();
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -67,5 +67,5 @@ describe.skipIf(!HAS_CHROMIUM)('the watch page in Chromium', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

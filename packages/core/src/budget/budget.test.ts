@@ -57,7 +57,7 @@ describe('createBudget: reserve never overspends', () => {
     expect(results.reduce((sum, result) => sum + result.reservedMicroUsd, 0)).toBe(2_000_000);
     const workersClock = () => new Date('2026-03-10T12:00:00Z');
     expect((await budgetOn(open(), { monthlyBudgetUsd: 2, now: workersClock }).status()).reservedMicroUsd).toBe(2_000_000);
-  }, 60_000);
+  }, 120_000);
 
   it('refuses with the seconds left until the month turns', async () => {
     const clock = fakeClock('2026-01-31T23:59:30.200Z');

@@ -59,7 +59,7 @@ describe('createRateLimiter: exactness', () => {
     const runs = Array.from({ length: 4 }, () => runWorker<{ allowed: number }>(worker, [dataDir(), '1500', '5000', String(startAt)]));
     const results = await Promise.all(runs);
     expect(results.reduce((sum, result) => sum + result.allowed, 0)).toBe(5000);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('createRateLimiter: several limits on one operation', () => {

@@ -81,7 +81,7 @@ describe('a watch over time against the simulator', () => {
       expect(point.overall.high).toBeGreaterThanOrEqual(point.overall.mentionRate ?? 0);
       expect(Object.keys(point.providers).sort()).toEqual(['anthropic', 'gemini', 'openai']);
     }
-  }, 120_000);
+  }, 240_000);
 
   it('detects a real fall when the world shifts the brand (about 90% to 30%), once, and then stays quiet at the new level', async () => {
     const tracker = trackerOn(stores.open());
@@ -109,7 +109,7 @@ describe('a watch over time against the simulator', () => {
       expect(change.direction).toBe('down');
     }
     simulator.setBrandRate('Pipedrive', undefined);
-  }, 60_000);
+  }, 120_000);
 
   it('runs a due watch once when two processes look at the same time', async () => {
     const first = trackerOn(stores.open());
