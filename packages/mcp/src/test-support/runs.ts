@@ -62,7 +62,8 @@ export async function startTestRuns(): Promise<TestRuns> {
   const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: 50 });
   const adapters = createProviderLineup(
     resolveLineupSettings({ providerMode: 'demo', providers: {}, models: DEFAULT_MODELS }, simulator.baseUrls),
-    { timeoutMs: 10_000, maxRetries: 0, maxConcurrentPerProvider: 4 },
+    // generous: no test here is about provider timeouts, and under a loaded CI machine a demo call took more than 10 s
+    { timeoutMs: 30_000, maxRetries: 0, maxConcurrentPerProvider: 4 },
   );
   const lineup = new Map([...adapters].map(([id, provider]) => [id, withBudget(provider, budget)] as const));
   const runs: VisibilityRunDependencies = {
