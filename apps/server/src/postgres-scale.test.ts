@@ -130,8 +130,10 @@ describe.skipIf(PG_TEST_URL === undefined)(PG_TEST_URL === undefined ? SKIP_REAS
       for (const row of rows) expect(row.used).toBeLessThanOrEqual(120);
       // One minute window for the whole burst (the usual case): exactly 120, not 120 per instance.
       if (rows.length === 1) expect(answered).toBe(120);
+      // A burst that straddles a minute (a slow machine) may be answered whole, 120 or fewer in each window.
       const refused = results.find((result) => result.status === 429);
-      expect(await refused?.json()).toMatchObject({ code: 'rate_limited' });
+      if (rows.length === 1) expect(refused).toBeDefined();
+      if (refused !== undefined) expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
     });
 
     it('one account with N credits: of 200 concurrent re-runs on both instances exactly N start, the balance ends at 0, never below', async () => {
