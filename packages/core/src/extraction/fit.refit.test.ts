@@ -1,6 +1,8 @@
 // Refitting reproduces the committed model. This is the suite's one long CPU-bound test: vitest.config.ts
 // runs it in a project of its own after every other test file (sequence.groupOrder), so it never starves
-// the servers, browsers and audits the rest of the suite times out on.
+// the servers, browsers and audits the rest of the suite times out on. SKIP_EXTRACTION_REFIT=1 skips it:
+// .ci/run sets it on its second pass (Node 24), once the first (Node 20) has refitted, which saves CI
+// about eight minutes of both cores; the fit is the same arithmetic on the same data on both Node lines.
 
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +13,7 @@ const items = loadDevItems(fileURLToPath(new URL('../../../../dev-data/extractio
 const trainingOnly = loadDevItems(fileURLToPath(new URL('../../../../dev-data/extraction-train/items.jsonl', import.meta.url)));
 
 describe('refitting the extractor', () => {
-  it('reproduces the committed weights and threshold when refitted on the dev set and the training-only answers', () => {
+  it.skipIf(process.env.SKIP_EXTRACTION_REFIT === '1')('reproduces the committed weights and threshold when refitted on the dev set and the training-only answers', () => {
     const committed = committedWeights();
     // Newton's method starts from the committed weights: the fit is strictly convex (an L2 penalty), so
     // it has one optimum and ends there from any start; the committed weights come back only if they are
