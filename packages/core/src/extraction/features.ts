@@ -558,8 +558,7 @@ function enumerationOf(neighbours: readonly Candidate[], position: number): { be
       const here = neighbours[current];
       const next = neighbours[current + step];
       if (here === undefined || next === undefined) break;
-      const gap = step > 0 ? here.block.text.slice(here.to, next.from) : here.block.text.slice(next.to, here.from);
-      if (!ENUMERATION_GAP.test(gap)) break;
+      if (!(step > 0 ? enumerated(here, next) : enumerated(next, here))) break;
       members.push(next);
       current += step;
     }
