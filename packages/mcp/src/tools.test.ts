@@ -110,6 +110,9 @@ describe('start_visibility_check and get_visibility_check', () => {
     expect(done.providersFailed).toEqual([]);
     // The questions won are the stored map's, not the audit's samples.
     const map = testRuns.store.mapRepository.latestCompleteJob(done.auditId ?? '')?.map as unknown as BuyerQuestionMap;
+    // every cell answered; one that did not is named with its failure (the caveats below only count them)
+    const unanswered = map.rows.flatMap((row) => row.cells.filter((cell) => !cell.ok).map((cell) => `${cell.provider}: ${cell.failure?.kind} ${cell.failure?.message}`));
+    expect(unanswered).toEqual([]);
     expect(done.buyerQuestionsWon).toBe(map.summary.questionsWon);
     expect(done.buyerQuestionsTotal).toBe(map.rows.filter((row) => row.cells.some((cell) => cell.ok)).length);
     expect(done.buyerQuestionsAsked).toBe(map.questions.length);

@@ -62,8 +62,10 @@ export async function startTestRuns(): Promise<TestRuns> {
   const budget = createBudget(store.budgetRepository, { monthlyBudgetUsd: 50 });
   const adapters = createProviderLineup(
     resolveLineupSettings({ providerMode: 'demo', providers: {}, models: DEFAULT_MODELS }, simulator.baseUrls),
-    // generous: no test here is about provider timeouts, and under a loaded CI machine a demo call took more than 10 s
-    { timeoutMs: 30_000, maxRetries: 0, maxConcurrentPerProvider: 4 },
+    // generous: no test here is about provider timeouts, and under a loaded CI machine a demo call took more than 10 s.
+    // One quick retry, as the service retries (twice, runtime.ts): on the loaded CI machine of 2026-11-28 a few
+    // demo calls of two runs here failed at once, without a timeout, and left the map short of answers.
+    { timeoutMs: 30_000, maxRetries: 1, retry: { baseDelayMs: 50, maxDelayMs: 200 }, maxConcurrentPerProvider: 4 },
   );
   const lineup = new Map([...adapters].map(([id, provider]) => [id, withBudget(provider, budget)] as const));
   const runs: VisibilityRunDependencies = {
